@@ -1,0 +1,61 @@
+#!/usr/bin/env python
+"""Run the notebooks' tests (as `nbdev_test` does) and end with a summary line `N passed, M failed`.
+
+    python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
+    python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
+    python tools/test_nbs.py --path nbs/02_core.hiershapes.ipynb
+"""
+import argparse, os, sys, time, traceback
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def _run(fn, skip_flags, force_flags):
+    from nbdev.test import test_nb
+    os.chdir(Path(fn).parent)  # nbdev runs each notebook from its own folder
+    t0 = time.time()
+    try:
+        ok, _ = test_nb(Path(fn), skip_flags=skip_flags, force_flags=force_flags, showerr=True, do_print=False)
+    except Exception:
+        traceback.print_exc()
+        ok = False
+    return fn, ok, time.time() - t0
+
+
+def main(argv=None):
+    from nbdev.config import get_config
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--path", default=None, help="a notebook or a folder (default: the project's nbs/)")
+    p.add_argument("--flags", default="", help="space-separated tst_flags whose cells should run too, e.g. 'slow'")
+    p.add_argument("--n_workers", type=int, default=min(2, os.cpu_count() or 1))
+    a = p.parse_args(argv)
+    cfg = get_config()
+    root = Path(a.path) if a.path else Path(cfg.nbs_path)
+    files = [root] if root.is_file() else sorted(f for f in root.rglob("*.ipynb")
+                                                 if not any(part.startswith(("_", ".")) for part in f.relative_to(root).parts))
+    if not files:
+        sys.exit(f"no notebooks found under {root}")
+    skip, force = cfg.tst_flags.split(), a.flags.split()
+    unknown = set(force) - set(skip)
+    if unknown:
+        sys.exit(f"unknown flag(s) {sorted(unknown)}; settings.ini tst_flags are {skip}")
+    t0, results = time.time(), []
+    with ProcessPoolExecutor(max_workers=a.n_workers) as ex:
+        futs = [ex.submit(_run, str(f.resolve()), skip, force) for f in files]
+        for fut in futs:
+            fn, ok, dt = fut.result()
+            results.append((fn, ok))
+            print(f"{'PASS' if ok else 'FAIL'}  {dt:6.1f}s  {Path(fn).name}", flush=True)
+    failed = [f for f, ok in results if not ok]
+    for f in failed:
+        print(f"failed: {f}")
+    print(f"{time.time() - t0:.0f}s for {len(results)} notebooks (flags run: {force or 'none'})")
+    print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
