@@ -5,7 +5,7 @@
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
     python tools/test_nbs.py --path nbs/02_core.hiershapes.ipynb
 """
-import argparse, os, sys, time, traceback
+import argparse, multiprocessing, os, sys, time, traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -43,7 +43,9 @@ def main(argv=None):
     if unknown:
         sys.exit(f"unknown flag(s) {sorted(unknown)}; settings.ini tst_flags are {skip}")
     t0, results = time.time(), []
-    with ProcessPoolExecutor(max_workers=a.n_workers) as ex:
+    # a fresh process per notebook: an executed notebook (IPython) replaces `__main__` in the process that ran it
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=a.n_workers, mp_context=ctx, max_tasks_per_child=1) as ex:
         futs = [ex.submit(_run, str(f.resolve()), skip, force) for f in files]
         for fut in futs:
             fn, ok, dt = fut.result()
