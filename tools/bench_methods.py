@@ -1,0 +1,62 @@
+#!/usr/bin/env python
+"""Cost of one training step (forward + backward + AdamW) per method, on the same model size and batch.
+
+    python tools/bench_methods.py [--arch argent-tiny] [--batch 64] [--steps 10]
+
+Prints seconds/step and the ratios the ARGENT issue sets as bars: argent/hycoclip <= 1.1 and hycoclip/clip <= 2.2
+(HyCoCLIP encodes twice the inputs: images + box crops, captions + box noun phrases). Also times the losses alone on
+fixed embeddings, which must be noise next to the encoders.
+"""
+import argparse, os, time
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+import torch
+from argent_nb.core.data import Collator
+from argent_nb.core.hiershapes import HierShapes
+from argent_nb.core.models import build_model
+from argent_nb.evaluate import load_plugins
+from argent_nb.train import CLIP, METHODS
+
+
+def step_time(name, arch, batch, steps, ds):
+    torch.manual_seed(0)
+    model = build_model(arch, head="euclidean" if name == "clip" else "lorentz")
+    method = CLIP() if name == "clip" else METHODS[name]()
+    method.setup(model, None, ds)
+    b = Collator(model.tokenizer, method.needs)([ds[i] for i in range(batch)])
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    def one():
+        opt.zero_grad(set_to_none=True); method.loss(model, b)["loss"].backward(); opt.step()
+    for _ in range(2): one()                                  # warm-up
+    t = []
+    for _ in range(steps):
+        t0 = time.perf_counter(); one(); t.append(time.perf_counter() - t0)
+    t.sort()
+    return t[len(t) // 2], model, method, b
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--arch", default="argent-tiny"); p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--steps", type=int, default=10)
+    a = p.parse_args()
+    load_plugins()
+    ds = HierShapes("train", n=a.batch)
+    res = {m: step_time(m, a.arch, a.batch, a.steps, ds) for m in ["clip", "meru", "hycoclip", "argent"]}
+    for m, (t, *_) in res.items(): print(f"{m:9s} {t * 1000:8.1f} ms/step (median of {a.steps})")
+    print(f"argent / hycoclip = {res['argent'][0] / res['hycoclip'][0]:.3f}   (bar <= 1.1)")
+    print(f"hycoclip / clip   = {res['hycoclip'][0] / res['clip'][0]:.3f}   (bar <= 2.2)")
+    # the losses alone, on embeddings that need no encoder
+    from argent_nb.argent.losses import argent_loss, hycoclip_loss
+    _, model, _, _ = res["argent"]
+    geo, D, B = model.geometry, model.embed_dim, a.batch
+    x = [geo.embed(torch.randn(B, D) / D ** 0.5).requires_grad_() for _ in range(4)]
+    valid = torch.ones(B, dtype=torch.bool)
+    for name, fn in [("hycoclip loss", hycoclip_loss), ("argent loss", argent_loss)]:
+        t0 = time.perf_counter()
+        for _ in range(a.steps): fn(*x, valid, torch.tensor(10.0), geo)["loss"].backward()
+        dt = (time.perf_counter() - t0) / a.steps
+        print(f"{name:14s} {dt * 1000:6.2f} ms = {dt / res['argent'][0] * 100:.1f}% of an argent step")
+
+
+if __name__ == "__main__":
+    main()
