@@ -11,101 +11,17 @@ from typing import Any, ClassVar, Iterable
 import torch, torch.nn.functional as F
 from torch import Tensor, nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
-from .core.config import ConfigError, Registry, config_help, doc, load_config, save_config
+from .core.config import ConfigError, config_help, doc, load_config, save_config
 from .core.data import Batch, Collator, check_fields
 from .core.metrics import results_table
-from .core.models import build_model
-from .evaluate import EvalCfg, load_plugins, run_benchmarks, write_json
+from .core.models import build_model, unwrap_model
+from .core.registry import BENCHMARKS, DATASETS, METHODS, get_method, params_group
+from .eval.suite import eval_config_class, run_benchmarks, write_json
 
 # %% auto #0
-__all__ = ['METHODS', 'register_method', 'DEFAULT_BENCHMARKS', 'DATASETS', 'Method', 'get_method', 'dist_info',
-           'gather_with_grad', 'contrastive_loss', 'clip_loss', 'CLIP', 'unwrap_model', 'RunCfg', 'DataCfg', 'ModelCfg',
-           'OptimCfg', 'TrainCfg', 'method_group', 'default_config', 'DatasetSpec', 'build_dataset', 'EpochSampler',
+__all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_config', 'build_dataset', 'EpochSampler',
            'warmup_cosine', 'make_optimizer', 'TrainState', 'save_checkpoint', 'latest_checkpoint', 'MetricsLog',
            'SetupError', 'train', 'plot_run', 'parse_args', 'main']
-
-# %% ../nbs/50_train.ipynb #83a076cb
-class Method:
-    "Base class of training methods; subclass, set `name`, `needs`, `Params`, and implement `loss`."
-    name: ClassVar[str] = ""
-    needs: ClassVar[frozenset] = frozenset()
-    head: ClassVar[str] = "euclidean"      # the geometry head the method is defined on (used when model.head is unset)
-    @dataclass
-    class Params: pass
-
-    def __init__(self, params=None):
-        self.params = params if params is not None else self.Params()
-
-    def setup(self, model: nn.Module, accelerator, dataset) -> None:
-        "Called once with the built model and training data (e.g. RE keeps a frozen copy of the initial text tower)."
-
-    def trainable_parameters(self, model: nn.Module) -> list:
-        "(name, parameter) pairs this method trains; the rest are frozen. Default: all of them."
-        return list(model.named_parameters())
-
-    def loss(self, model: nn.Module, batch: Batch) -> dict:
-        "Loss parts as a dict of scalars; the key 'loss' is what is minimised."
-        raise NotImplementedError
-
-    def after_step(self, parts: dict) -> None:
-        "Called after every optimizer step with the (detached) loss parts: update state here."
-
-    def state_dict(self) -> dict: return {}
-    def load_state_dict(self, state: dict) -> None: pass
-
-METHODS = Registry("method")
-"name -> `Method` subclass; `train` knows methods only through this."
-register_method = METHODS.register
-
-def get_method(name: str) -> type[Method]:
-    "The method class registered as `name`."
-    return METHODS[name]
-
-# %% ../nbs/50_train.ipynb #732d7fce
-def dist_info() -> tuple[int, int]:
-    "(rank, world size) of torch.distributed, (0, 1) when it is not initialised."
-    import torch.distributed as dist
-    if dist.is_available() and dist.is_initialized(): return dist.get_rank(), dist.get_world_size()
-    return 0, 1
-
-def gather_with_grad(x: Tensor) -> Tensor:
-    "Concatenate `x` from every process along dim 0, keeping the autograd graph (identity in one process)."
-    rank, world = dist_info()
-    if world == 1: return x
-    from torch.distributed.nn.functional import all_gather
-    return torch.cat(all_gather(x.contiguous()), 0)
-
-def contrastive_loss(logits_i2t: Tensor, logits_t2i: Tensor, offset: int = 0) -> Tensor:
-    "Symmetric InfoNCE of local rows [b, Nb] against all columns; the positive of row i is column offset + i."
-    target = torch.arange(logits_i2t.shape[0], device=logits_i2t.device) + offset
-    return (F.cross_entropy(logits_i2t, target) + F.cross_entropy(logits_t2i, target)) / 2
-
-def clip_loss(image: Tensor, text: Tensor, logit_scale: Tensor, geometry) -> Tensor:
-    "CLIP's loss of this process's rows against the features of all processes (gathered with gradient)."
-    rank, _ = dist_info()
-    all_image, all_text = gather_with_grad(image), gather_with_grad(text)
-    return contrastive_loss(geometry.logits(image, all_text, logit_scale),
-                            geometry.logits(text, all_image, logit_scale), offset=rank * image.shape[0])
-
-# %% ../nbs/50_train.ipynb #0b81ba5e
-@register_method
-class CLIP(Method):
-    "CLIP's symmetric contrastive objective on (image, caption) pairs; trains every parameter."
-    name = "clip"
-    needs = frozenset({"images", "captions"})
-    @dataclass
-    class Params:
-        weight: float = doc(1.0, "weight of the contrastive loss")
-
-    def loss(self, model, batch):
-        out = model(images=batch.images, texts=batch.captions)
-        geometry = unwrap_model(model).geometry
-        c = clip_loss(out["image"], out["text"], out["logit_scale"], geometry)
-        return {"loss": self.params.weight * c, "contrastive": c.detach(), "logit_scale": out["logit_scale"].detach()}
-
-def unwrap_model(model: nn.Module) -> nn.Module:
-    "The model inside a DDP / Accelerate wrapper (its attributes: geometry, tokenizer, head)."
-    return getattr(model, "module", model)
 
 # %% ../nbs/50_train.ipynb #6208c156
 @dataclass
@@ -115,7 +31,7 @@ class RunCfg:
 
 @dataclass
 class DataCfg:
-    name: str = doc("hiershapes", "training dataset (registered in DATASETS)")
+    name: str = doc(DATASETS.default, "training dataset (registered in DATASETS)")
     split: str = doc("train", "split to train on")
     n: int | None = doc(None, "number of training samples (None: the split's default size)")
     seed: int = doc(0, "dataset seed (HierShapes: sample i is a function of (seed, split, i))")
@@ -156,46 +72,16 @@ class TrainCfg:
     eval_init: bool = doc(True, "also evaluate the model before training (an 'init' row in the table)")
     cpu: bool = doc(False, "force CPU even when a GPU is present")
 
-def method_group() -> type:
-    "The `method` config group: `name` plus one sub-group per registered method's Params."
-    fs = [("name", str, doc("argent", f"method to train: one of {sorted(METHODS)}"))]
-    fs += [(n, m.Params, field(default_factory=m.Params)) for n, m in sorted(METHODS.items())]
-    return dataclasses.make_dataclass("MethodCfg", fs)
-
-DEFAULT_BENCHMARKS = ["hiershapes", "pep", "tree", "norms"]
-"What the trainer evaluates unless `eval.benchmarks` says otherwise (every one runs on every model)."
-
 def default_config():
-    "The full default config tree (the embedded default run), with every plugin's methods."
-    load_plugins()
+    "The full default config tree (the embedded default run): every registered method's and benchmark's group, the registry's defaults."
     Cfg = dataclasses.make_dataclass("TrainConfig", [
         ("run", RunCfg, field(default_factory=RunCfg)), ("data", DataCfg, field(default_factory=DataCfg)),
-        ("model", ModelCfg, field(default_factory=ModelCfg)), ("method", method_group(), field(default_factory=method_group())),
+        ("model", ModelCfg, field(default_factory=ModelCfg)), ("method", MC := params_group(METHODS, "method", ("name", str, "method to train")), field(default_factory=MC)),
         ("optim", OptimCfg, field(default_factory=OptimCfg)), ("train", TrainCfg, field(default_factory=TrainCfg)),
-        ("eval", EvalCfg, field(default_factory=lambda: EvalCfg(benchmarks=list(DEFAULT_BENCHMARKS))))])
+        ("eval", EC := eval_config_class(), field(default_factory=EC))])
     return Cfg()
 
 # %% ../nbs/50_train.ipynb #9920291c
-@dataclass
-class DatasetSpec:
-    "A training dataset by name: what it provides (given the data config) and how to build it."
-    name: str
-    provides: Any      # (DataCfg) -> field names
-    build: Any         # (DataCfg, fields) -> torch Dataset of sample dicts
-
-DATASETS = Registry("dataset")
-"name -> `DatasetSpec`; papers register theirs (HierarCaps, TreeOfLife, GRIT shards, ...)."
-
-def _build_hiershapes(cfg: DataCfg, fields):
-    from argent_nb.core.hiershapes import HierShapes
-    return HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=fields)
-
-def _hiershapes_provides(cfg):
-    from argent_nb.core.hiershapes import HierShapes
-    return HierShapes.provides
-
-DATASETS.register(DatasetSpec("hiershapes", _hiershapes_provides, _build_hiershapes))
-
 def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
     "Build the training dataset after checking that it provides what `consumer` needs."
     spec = DATASETS[cfg.name]
@@ -440,7 +326,4 @@ def main(argv: list[str] | None = None):
 # %% ../nbs/50_train.ipynb #c2e43c50
 #| eval: false
 if __name__ == "__main__":
-    # run the canonical module's main: under `python -m`, this file is `__main__`, a second copy of the module, and
-    # the papers' plugins register their methods in `argent_nb.train`, not in that copy
-    from argent_nb.train import main as _main
-    _main()
+    main()

@@ -48,7 +48,7 @@ def main():
     # the losses alone, on embeddings that need no encoder
     from argent_nb.argent.losses import argent_loss, hycoclip_loss
     _, model, _, _ = res["argent"]
-    from argent_nb.argent.geometry import LorentzGeometry
+    from argent_nb.core.lorentz import LorentzGeometry
     geo, D, B = LorentzGeometry(c=float(torch.as_tensor(model.geometry.curvature).detach())), model.embed_dim, a.batch
     x = [geo.embed(torch.randn(B, D) / D ** 0.5).detach().requires_grad_() for _ in range(4)]
     valid = torch.ones(B, dtype=torch.bool)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python
-"""Benchmark PEP scoring (`argent_nb.argent.metrics.pep_scores`) against a naive float64 numpy reference.
+"""Benchmark PEP scoring (`argent_nb.eval.pep.pep_scores`) against a naive float64 numpy reference.
 
     python tools/bench_pep.py                       # 1,000,000 pairs, D = 512, radial geometry, index pairs into a table
-    python tools/bench_pep.py --geometry lorentz    # the Lorentz geometry (needs argent_nb.argent.geometry)
+    python tools/bench_pep.py --geometry lorentz    # the Lorentz geometry (needs argent_nb.core.lorentz)
     python tools/bench_pep.py --mode dense          # row-aligned [P, D] inputs (about 4 GB of float32 for 1M x 512)
 
 The pairs index a table of `--table` random embeddings (as the PEP benchmark does: embeddings are computed once per
@@ -53,16 +53,16 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="pep_scores threads (its default, 1); 0 = torch's setting")
     a = p.parse_args(argv)
-    from argent_nb.argent.metrics import pep_scores
+    from argent_nb.eval.pep import pep_scores
     g = torch.Generator().manual_seed(a.seed)
     if a.geometry == "radial":
-        from argent_nb.re.geometry import RadialGeometry
+        from argent_nb.core.radial import RadialGeometry
         table = torch.nn.functional.normalize(torch.randn(a.table, a.dim, generator=g), dim=-1)
         root = torch.nn.functional.normalize(torch.randn(a.dim, generator=g), dim=0)
         geo = RadialGeometry(root=root)
         ref = lambda ia, ib: naive_radial(table.numpy(), root.numpy(), ia, ib, a.ref_chunk)
     else:
-        from argent_nb.argent.geometry import LorentzGeometry
+        from argent_nb.core.lorentz import LorentzGeometry
         geo = LorentzGeometry(c=1.0)
         table = geo.exp_map0(torch.randn(a.table, a.dim, generator=g) * (2.0 / math.sqrt(a.dim)))   # norms ~ 2 in the tangent space
         ref = lambda ia, ib: naive_lorentz(table.numpy(), 1.0, ia, ib, a.ref_chunk)

@@ -4,7 +4,7 @@
     python tools/bench_re_hier.py [--n 1000] [--m 52401] [--d 512] [--steps 50] [--loop_n 40] [--chunk 256]
 
 Random unit vectors stand in for embeddings. For each procedure ("paper" and "sweep") the script times
-`argent_nb.re.metrics.hierarchical_retrieval` on all `n` images, which includes the similarities, predictions and
+`argent_nb.radial_emb.metrics.hierarchical_retrieval` on all `n` images, which includes the similarities, predictions and
 P/R/tau_d. It then times the straightforward reference on the first `loop_n` images, in the same run: the image's
 similarity row, then `hierarchical_predictions_loop`, which does a masked argmax over all candidates at every step.
 The loop time is extrapolated to `n` images. The script prints both times, the speed-up, and whether the two
@@ -15,7 +15,7 @@ import argparse, time
 import torch
 import torch.nn.functional as F
 
-from argent_nb.re.metrics import hierarchical_predictions_loop, hierarchical_retrieval
+from argent_nb.radial_emb.metrics import hierarchical_predictions_loop, hierarchical_retrieval
 
 
 def main():

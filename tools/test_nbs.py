@@ -3,7 +3,7 @@
 
     python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
-    python tools/test_nbs.py --path nbs/02_core.hiershapes.ipynb
+    python tools/test_nbs.py --path nbs/06_core.hiershapes.ipynb
 """
 import argparse, multiprocessing, os, sys, time, traceback
 from concurrent.futures import ProcessPoolExecutor
