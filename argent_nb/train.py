@@ -15,13 +15,13 @@ from .core.config import ConfigError, config_help, doc, load_config, save_config
 from .core.data import Batch, Collator, check_fields
 from .core.metrics import results_table
 from .core.models import build_model, unwrap_model
-from .core.registry import BENCHMARKS, DATASETS, METHODS, get_method, params_group
-from .eval.suite import eval_config_class, run_benchmarks, write_json
+from .core.registry import BENCHMARKS, DATASETS, METHODS, Method, get_method, params_group
+from .eval.suite import check_benchmarks, eval_config_class, run_benchmarks, write_json
 
 # %% auto #0
 __all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_config', 'build_dataset', 'EpochSampler',
            'warmup_cosine', 'make_optimizer', 'TrainState', 'save_checkpoint', 'latest_checkpoint', 'MetricsLog',
-           'SetupError', 'train', 'plot_run', 'parse_args', 'main']
+           'SetupError', 'Run', 'setup', 'run_steps', 'finish', 'train', 'plot_run', 'parse_args', 'main']
 
 # %% ../nbs/50_train.ipynb #6208c156
 @dataclass
@@ -71,6 +71,7 @@ class TrainCfg:
     grad_accum: int | None = doc(None, "gradient accumulation steps; None: Accelerate's config")
     eval_init: bool = doc(True, "also evaluate the model before training (an 'init' row in the table)")
     cpu: bool = doc(False, "force CPU even when a GPU is present")
+    log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
 
 def default_config():
     "The full default config tree (the embedded default run): every registered method's and benchmark's group, the registry's defaults."
@@ -151,64 +152,81 @@ def latest_checkpoint(run_dir: Path) -> Path | None:
     if not p.is_dir(): raise FileNotFoundError(f"{ptr} names {p.name}, which does not exist")
     return p
 
-# %% ../nbs/50_train.ipynb #f4b1e20c
+# %% ../nbs/50_train.ipynb #5b58f3dd
 class MetricsLog:
-    "Append rows to `metrics.jsonl`, and to tensorboard (`RUN/tb`) when it is installed; main process only."
-    def __init__(self, run_dir: Path, active: bool = True):
-        self.path, self.active, self.tb = Path(run_dir) / "metrics.jsonl", active, None
-        if active:
-            try:
-                from torch.utils.tensorboard import SummaryWriter
-                self.tb = SummaryWriter(str(Path(run_dir) / "tb"))
-            except ImportError: pass
+    "Append rows to `RUN/metrics.jsonl` and send them to the accelerator's trackers; main process only for the file."
+    def __init__(self, run_dir: Path, accelerator=None):
+        self.path, self.acc = Path(run_dir) / "metrics.jsonl", accelerator
+        self.active = accelerator is None or accelerator.is_main_process
     def __call__(self, row: dict):
-        if not self.active: return
-        with open(self.path, "a") as f: f.write(json.dumps(row) + "\n")
-        if self.tb is not None:
-            for k, v in row.items():
-                if k != "step" and isinstance(v, (int, float)): self.tb.add_scalar(k, v, row["step"])
-    def close(self):
-        if self.tb is not None: self.tb.close()
+        if self.active:
+            with open(self.path, "a") as f: f.write(json.dumps(row) + "\n")
+        if self.acc is not None:
+            self.acc.log({k: v for k, v in row.items() if k != "step" and isinstance(v, (int, float))}, step=row["step"])
+
+# %% ../nbs/50_train.ipynb #c3d03a9e
+class SetupError(RuntimeError):
+    "A run that cannot start (bad config value, missing fields, missing weights, occupied run folder)."
+
+@dataclass
+class Run:
+    "What `setup` built and the loop and `finish` use."
+    cfg: Any; acc: Any; method: Method; dataset: Any; model: nn.Module; opt: Any; sched: Any; dl: Any
+    sampler: Any; stream: bool; state: TrainState; run_dir: Path; resume: Path | None; say: Any; log: Any = None
 
 def _default_run_dir(cfg) -> str:
     return str(Path("runs") / f"{cfg.method.name}-{time.strftime('%Y%m%d-%H%M%S')}")
 
-class SetupError(RuntimeError):
-    "A run that cannot start (bad config value, missing fields, missing weights, occupied run folder)."
+def _log_with(cfg) -> list[str]:
+    "The trackers: `train.log_with`, or TensorBoard when it is installed."
+    if cfg.train.log_with is not None: return list(cfg.train.log_with)
+    import importlib.util
+    return ["tensorboard"] if importlib.util.find_spec("tensorboard") else []
 
-def train(cfg, quiet: bool = False) -> dict:
-    "Train and evaluate as `cfg` says; returns {'run_dir', 'step', 'eval': {...}, 'init': {...}}."
+# %% ../nbs/50_train.ipynb #02312fce
+def _resume_point(cfg, run_dir: Path) -> Path | None:
+    "The checkpoint to resume from (or None), or an error if the request and the run folder disagree."
+    if cfg.train.resume is None:
+        if latest_checkpoint(run_dir) is not None:
+            raise FileExistsError(f"{run_dir} already holds checkpoints; pass train.resume=latest to continue it, or choose another run.dir")
+        return None
+    resume = latest_checkpoint(run_dir) if cfg.train.resume == "latest" else Path(cfg.train.resume)
+    if resume is None or not resume.is_dir():
+        raise FileNotFoundError(f"train.resume={cfg.train.resume!r}: no checkpoint found "
+                                f"({'no ' + str(run_dir / 'checkpoints' / 'latest') if resume is None else str(resume) + ' is not a folder'})")
+    return resume
+
+def _check_request(cfg, method, dataset) -> None:
+    "Checks of values the builders accept but the run cannot use; raises ValueError naming the key."
+    check_benchmarks(cfg.eval.benchmarks)
+    if cfg.optim.schedule not in ("cosine", "constant"): raise ValueError(f"optim.schedule must be cosine or constant, got {cfg.optim.schedule!r}")
+    if cfg.data.batch_size < 1: raise ValueError(f"data.batch_size must be >= 1, got {cfg.data.batch_size}")
+    if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
+        raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
+
+# %% ../nbs/50_train.ipynb #8ff41498
+def setup(cfg, quiet: bool = False) -> Run:
+    "Check the whole request, then make the run folder, the model, optimiser, data and trackers (see above)."
     from accelerate import Accelerator
     from accelerate.utils import broadcast_object_list, set_seed
-    from tqdm.auto import tqdm
-    kw = {}
-    if cfg.train.mixed_precision is not None: kw["mixed_precision"] = cfg.train.mixed_precision
-    if cfg.train.grad_accum is not None: kw["gradient_accumulation_steps"] = cfg.train.grad_accum
-    acc = Accelerator(cpu=cfg.train.cpu or not torch.cuda.is_available(), **kw)
-    say = (lambda *a: None) if quiet else acc.print
+    kw = {k: v for k, v in (("mixed_precision", cfg.train.mixed_precision), ("gradient_accumulation_steps", cfg.train.grad_accum)) if v is not None}
     try:   # everything that can be wrong with the request fails here, before a run folder is made
+        acc = Accelerator(cpu=cfg.train.cpu or not torch.cuda.is_available(), log_with=_log_with(cfg) or None,
+                          project_dir=cfg.run.dir or "runs", **kw)
         method = get_method(cfg.method.name)(getattr(cfg.method, cfg.method.name))
         cfg.model.head = cfg.model.head or method.head       # resolved, so the saved config rebuilds the same model
         set_seed(cfg.run.seed)
         dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
+        _check_request(cfg, method, dataset)
         model = build_model(cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
                             cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from)
         run_dir = [cfg.run.dir or _default_run_dir(cfg)]
         broadcast_object_list(run_dir)                       # every process uses the main process's folder name
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
-        if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / "plots")   # benchmarks' figures go with the run
-        resume = None
-        if cfg.train.resume is not None:
-            resume = latest_checkpoint(run_dir) if cfg.train.resume == "latest" else Path(cfg.train.resume)
-            if resume is None or not resume.is_dir():
-                raise FileNotFoundError(f"train.resume={cfg.train.resume!r}: no checkpoint found "
-                                        f"({'no ' + str(run_dir / 'checkpoints' / 'latest') if resume is None else str(resume) + ' is not a folder'})")
-        elif latest_checkpoint(run_dir) is not None:
-            raise FileExistsError(f"{run_dir} already holds checkpoints; pass train.resume=latest to continue it, "
-                                  "or choose another run.dir")
+        resume = _resume_point(cfg, run_dir)
     except (KeyError, ValueError, FileNotFoundError, FileExistsError, TypeError) as e:
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
-
+    if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / "plots")   # benchmarks' figures go with the run
     stream = isinstance(dataset, IterableDataset)   # splits itself across processes and workers; not prepared
     if cfg.train.epochs is not None:
         per_epoch = (dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) // acc.gradient_accumulation_steps
@@ -222,74 +240,92 @@ def train(cfg, quiet: bool = False) -> dict:
     for p in model.parameters(): p.requires_grad_(id(p) in keep)
     opt, sched = make_optimizer(trainable, cfg.optim, cfg.train.steps)
     collate = Collator(model.tokenizer, method.needs)
-    if stream:
-        sampler = None
-        dl = DataLoader(dataset, batch_size=cfg.data.batch_size, drop_last=True, num_workers=cfg.data.num_workers, collate_fn=collate)
-        model, opt = acc.prepare(model, opt)
-    else:
-        sampler = EpochSampler(len(dataset), seed=cfg.run.seed)
-        dl = DataLoader(dataset, batch_size=cfg.data.batch_size, sampler=sampler, drop_last=True,
-                        num_workers=cfg.data.num_workers, collate_fn=collate)
-        model, opt, dl = acc.prepare(model, opt, dl)
+    sampler = None if stream else EpochSampler(len(dataset), seed=cfg.run.seed)
+    dl = DataLoader(dataset, batch_size=cfg.data.batch_size, sampler=sampler, drop_last=True,
+                    num_workers=cfg.data.num_workers, collate_fn=collate)
+    if stream: model, opt = acc.prepare(model, opt)
+    else: model, opt, dl = acc.prepare(model, opt, dl)
     state = TrainState()
     for obj in (sched, method, state): acc.register_for_checkpointing(obj)
-    results = {"run_dir": str(run_dir)}
-    if resume is not None:
-        acc.load_state(str(resume)); say(f"resumed from {resume} at step {state.step}")
-    elif cfg.train.eval_init:
-        results["init"] = run_benchmarks(unwrap_model(model), cfg.eval, acc)
+    acc.project_configuration.logging_dir = str(run_dir)
+    acc.init_trackers("tb")
+    return Run(cfg, acc, method, dataset, model, opt, sched, dl, sampler, stream, state, run_dir, resume,
+               (lambda *a: None) if quiet else acc.print, MetricsLog(run_dir, acc))
 
-    per_epoch = dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) if stream else len(dl)
-    if per_epoch == 0: raise ValueError(f"dataset has {len(dataset)} samples, fewer than one batch of {cfg.data.batch_size} per process")
-    log = MetricsLog(run_dir, acc.is_main_process)
-    bar = tqdm(total=cfg.train.steps, initial=state.step, disable=quiet or not acc.is_local_main_process, desc=f"{method.name}")
+# %% ../nbs/50_train.ipynb #62e2513f
+def _epoch_loader(run: Run, epoch: int, offset: int):
+    "The batches of `epoch` from batch `offset` on (a resumed run skips what it already read)."
+    if run.stream:
+        run.dataset.set_epoch(epoch)
+        return itertools.islice(iter(run.dl), offset, None) if offset else run.dl
+    run.sampler.set_epoch(epoch)
+    return run.acc.skip_first_batches(run.dl, offset) if offset else run.dl
+
+def run_steps(run: Run, quiet: bool = False) -> int:
+    "Train until `train.steps` optimizer steps: log, evaluate, checkpoint on schedule; returns the last step."
+    from tqdm.auto import tqdm
+    cfg, acc, state, tc = run.cfg, run.acc, run.state, run.cfg.train
+    per_epoch = run.dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) if run.stream else len(run.dl)
+    if per_epoch == 0: raise ValueError(f"dataset has {len(run.dataset)} samples, fewer than one batch of {cfg.data.batch_size} per process")
+    bar = tqdm(total=tc.steps, initial=state.step, disable=quiet or not acc.is_local_main_process, desc=run.method.name)
     t0, seen = time.time(), 0
-    model.train()
-    while state.step < cfg.train.steps:
+    run.model.train()
+    while state.step < tc.steps:
         epoch, offset = divmod(state.batches, per_epoch)
-        if stream:
-            dataset.set_epoch(epoch)
-            loader = itertools.islice(iter(dl), offset, None) if offset else dl
-        else:
-            sampler.set_epoch(epoch)
-            loader = acc.skip_first_batches(dl, offset) if offset else dl
-        for batch in loader:
-            if stream: batch = batch.to(acc.device)
+        for batch in _epoch_loader(run, epoch, offset):
+            if run.stream: batch = batch.to(acc.device)
             state.batches += 1
-            with acc.accumulate(model):
-                parts = method.loss(model, batch)
+            with acc.accumulate(run.model):
+                parts = run.method.loss(run.model, batch)
                 acc.backward(parts["loss"])
-                if acc.sync_gradients and cfg.optim.max_grad_norm: acc.clip_grad_norm_(model.parameters(), cfg.optim.max_grad_norm)
-                opt.step(); opt.zero_grad(set_to_none=True)
+                if acc.sync_gradients and cfg.optim.max_grad_norm: acc.clip_grad_norm_(run.model.parameters(), cfg.optim.max_grad_norm)
+                run.opt.step(); run.opt.zero_grad(set_to_none=True)
             seen += len(batch) * acc.num_processes
             if not acc.sync_gradients: continue
-            sched.step(); state.step += 1; bar.update(1)
-            parts = {k: float(v.detach().mean()) for k, v in parts.items()}
-            method.after_step(parts)
-            if state.step % cfg.train.log_every == 0 or state.step == cfg.train.steps:
-                mean = acc.reduce(torch.tensor([parts["loss"]], device=acc.device), "mean").item()
-                row = {"step": state.step, "epoch": epoch, "lr": sched.get_last_lr()[0], **parts, "loss": mean,
-                       "samples_per_s": seen / max(time.time() - t0, 1e-9)}
-                log(row)
+            run.sched.step(); state.step += 1; bar.update(1)
+            parts = {k: v.detach().mean() for k, v in parts.items()}        # stays on the device: no sync here
+            run.method.after_step(parts)
+            if state.step % tc.log_every == 0 or state.step == tc.steps:
+                mean = acc.reduce(parts["loss"].reshape(1).float(), "mean").item()
+                run.log({"step": state.step, "epoch": epoch, "lr": run.sched.get_last_lr()[0],
+                         **{k: float(v) for k, v in parts.items()}, "loss": mean, "samples_per_s": seen / max(time.time() - t0, 1e-9)})
                 bar.set_postfix(loss=f"{mean:.3f}")
-            if cfg.eval.every and state.step % cfg.eval.every == 0 and state.step < cfg.train.steps:
-                r = run_benchmarks(unwrap_model(model), cfg.eval, acc)
-                log({"step": state.step, **{f"eval/{k}": v for k, v in r.items()}})
-            if state.step % cfg.train.save_every == 0 or state.step == cfg.train.steps:
-                save_checkpoint(acc, run_dir, state.step, cfg.train.keep)
-            if state.step >= cfg.train.steps: break
-    bar.close(); log.close()
-    results["step"] = state.step
-    results["eval"] = run_benchmarks(unwrap_model(model), cfg.eval, acc)
+            if cfg.eval.every and state.step % cfg.eval.every == 0 and state.step < tc.steps:
+                r = run_benchmarks(unwrap_model(run.model), cfg.eval, acc)
+                run.log({"step": state.step, **{f"eval/{k}": v for k, v in r.items()}})
+            if state.step % tc.save_every == 0 or state.step == tc.steps:
+                save_checkpoint(acc, run.run_dir, state.step, tc.keep)
+            if state.step >= tc.steps: break
+    bar.close()
+    return state.step
+
+# %% ../nbs/50_train.ipynb #f0307307
+def finish(run: Run, results: dict) -> dict:
+    "Final evaluation, `eval.json`, the plots and the printed table; closes the trackers."
+    acc = run.acc
+    results["step"] = run.state.step
+    results["eval"] = run_benchmarks(unwrap_model(run.model), run.cfg.eval, acc)
     if acc.is_main_process:
-        write_json({k: v for k, v in results.items() if k != "run_dir"}, run_dir / "eval.json")
-        plot_run(run_dir)
-        rows = {**({"init (step 0)": results["init"]} if "init" in results else {}), f"{method.name} (step {state.step})": results["eval"]}
-        say("\n" + results_table(rows, width=shutil.get_terminal_size((120, 24)).columns) + f"\n\nrun folder: {run_dir}")
+        write_json({k: v for k, v in results.items() if k != "run_dir"}, run.run_dir / "eval.json")
+        plot_run(run.run_dir)
+        rows = {**({"init (step 0)": results["init"]} if "init" in results else {}), f"{run.method.name} (step {run.state.step})": results["eval"]}
+        run.say("\n" + results_table(rows, width=shutil.get_terminal_size((120, 24)).columns) + f"\n\nrun folder: {run.run_dir}")
     acc.wait_for_everyone()
     acc.end_training()
     return results
 
+def train(cfg, quiet: bool = False) -> dict:
+    "Train and evaluate as `cfg` says; returns {'run_dir', 'step', 'eval': {...}, 'init': {...}}."
+    run = setup(cfg, quiet)
+    results = {"run_dir": str(run.run_dir)}
+    if run.resume is not None:
+        run.acc.load_state(str(run.resume)); run.say(f"resumed from {run.resume} at step {run.state.step}")
+    elif cfg.train.eval_init:
+        results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc)
+    run_steps(run, quiet)
+    return finish(run, results)
+
+# %% ../nbs/50_train.ipynb #c2819b3e
 def plot_run(run_dir: Path):
     "Loss and learning-rate curves from `metrics.jsonl` into `plots/loss.png`."
     import matplotlib; matplotlib.use("Agg", force=False)
@@ -301,6 +337,7 @@ def plot_run(run_dir: Path):
     a.plot([r["step"] for r in rows], [r["loss"] for r in rows]); a.set(xlabel="step", ylabel="loss", title="training loss")
     b.plot([r["step"] for r in rows], [r["lr"] for r in rows]); b.set(xlabel="step", ylabel="lr", title="learning rate")
     fig.tight_layout(); fig.savefig(Path(run_dir) / "plots" / "loss.png", dpi=100); plt.close(fig)
+
 
 # %% ../nbs/50_train.ipynb #08c39be5
 def parse_args(argv: list[str]):
@@ -320,8 +357,8 @@ def main(argv: list[str] | None = None):
     try:
         cfg, quiet = parse_args(sys.argv[1:] if argv is None else argv)
         return train(cfg, quiet=quiet)
-    except (ConfigError, SetupError) as e: sys.exit(f"argent_nb.train: error: {e}")
-    except FileNotFoundError as e: sys.exit(f"argent_nb.train: error: {e}")
+    except (ConfigError, SetupError, FileNotFoundError) as e:     # a user's mistake: one line, exit status 2
+        print(f"argent_nb.train: error: {e}", file=sys.stderr); sys.exit(2)
 
 # %% ../nbs/50_train.ipynb #c2e43c50
 #| eval: false

@@ -4,6 +4,8 @@
 
 # %% ../../nbs/06_core.hiershapes.ipynb #ef06af7f
 from __future__ import annotations
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 import numpy as np
 import torch
@@ -15,7 +17,8 @@ from .registry import DATASETS, DatasetSpec
 __all__ = ['SUPERCLASSES', 'SUPER_NOUN', 'FAMILIES', 'SIZES', 'STYLES', 'RELATIONS', 'INVERSE', 'RANK_NAMES', 'SHAPES', 'COLOURS',
            'SHAPE_SUPER', 'COLOUR_FAMILY', 'RGB', 'TAXONOMY', 'HELD_OUT', 'ATTRS', 'PROMPT_PREFIXES', 'SPLITS',
            'DEFAULT_SIZES', 'NP', 'Caption', 'parse', 'Obj', 'relation_holds', 'holds', 'entails', 'object_mask',
-           'render', 'crop', 'mentions_held_out', 'sample_scene', 'foil_candidates', 'make_texts', 'HierShapes']
+           'render', 'crop', 'mentions_held_out', 'sample_scene', 'foil_candidates', 'make_texts', 'HierShapes',
+           'scene_facts', 'oracle_entails']
 
 # %% ../../nbs/06_core.hiershapes.ipynb #15b5f17c
 SUPERCLASSES = {"rounded": ("circle", "ellipse", "semicircle"),
@@ -394,8 +397,34 @@ class HierShapes(Dataset):
             out["boxes_valid"] = [True] * len(scene)
         return {k: v for k, v in out.items() if k in F or k == "index"}
 
-# %% ../../nbs/06_core.hiershapes.ipynb #4016d96b
+# %% ../../nbs/06_core.hiershapes.ipynb #c365b4ca
 def _build_hiershapes(cfg, fields):
     return HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=fields)
 
 DATASETS.register(DatasetSpec("hiershapes", lambda cfg: HierShapes.provides, _build_hiershapes))
+
+# %% ../../nbs/06_core.hiershapes.ipynb #237ef14c
+def _full_np_caption(o: Obj) -> Caption:
+    return Caption((o.np(),))
+
+
+def scene_facts(scene: Sequence[Obj]) -> list[Caption]:
+    """Witness facts of a scene: each object's full noun phrase, and `full_i rel full_j` for every relation that holds
+    between two of its objects. A text is entailed by the scene iff it follows from these."""
+    facts = [_full_np_caption(o) for o in scene]
+    for i, j in itertools.permutations(range(len(scene)), 2):
+        facts += [Caption((scene[i].np(), scene[j].np()), (0, r, 1)) for r in RELATIONS if relation_holds(scene[i], scene[j], r)]
+    return facts
+
+
+def _is_scene(x) -> bool:
+    return isinstance(x, (list, tuple)) and len(x) > 0 and all(isinstance(o, Obj) for o in x)
+
+
+def oracle_entails(premise, conclusion) -> bool:
+    "Whether `premise` entails `conclusion`, each a HierShapes text (str or `Caption`) or a scene (list of `Obj`)."
+    if _is_scene(conclusion):
+        facts = scene_facts(conclusion)
+        return all(holds(premise, f) for f in facts) if _is_scene(premise) else all(entails(premise, f) for f in facts)
+    return holds(premise, conclusion) if _is_scene(premise) else entails(premise, conclusion)
+

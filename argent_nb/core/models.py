@@ -8,23 +8,21 @@ from .registry import HEADS, register_head
 
 import contextlib
 import difflib
-import hashlib
-import json
 import logging
 import os
 import re
-import socket
-import tempfile
-import threading
 import zipfile
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
-from urllib.parse import urlparse
+from typing import Any, Callable, Sequence
 
+import huggingface_hub
 import open_clip
 import torch
 import torch.nn.functional as F
+from huggingface_hub import constants as hf_constants
+from huggingface_hub.errors import EntryNotFoundError, LocalEntryNotFoundError
 from open_clip.constants import HF_SAFE_WEIGHTS_NAME, HF_WEIGHTS_NAME, OPENAI_DATASET_MEAN, OPENAI_DATASET_STD
 from torch import Tensor, nn
 
@@ -33,65 +31,25 @@ from .geometry import CosineGeometry, Geometry, get_geometry
 from .lorentz import LorentzGeometry, exp_map0
 
 # %% auto #0
-__all__ = ['ARGENT_MODEL_CONFIGS', 'WEIGHT_SUFFIXES', 'MODALITIES', 'LOGIT_SCALE_MAX', 'CHECKPOINT_WEIGHTS', 'COMMON_ARCHS',
-           'register_model_config', 'PretrainedWeights', 'hub_offline', 'host_reachable', 'resolve_pretrained', 'Head',
-           'get_head', 'EuclideanHead', 'LorentzHead', 'HierModel', 'unwrap_model', 'LoadReport', 'find_checkpoint',
+__all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'WEIGHT_SUFFIXES', 'MODALITIES', 'LOGIT_SCALE_MAX', 'CHECKPOINT_WEIGHTS',
+           'COMMON_ARCHS', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head', 'get_head',
+           'EuclideanHead', 'LorentzHead', 'HierModel', 'unwrap_model', 'LoadReport', 'find_checkpoint',
            'read_state_dict', 'load_state', 'build_model', 'count_parameters']
 
 # %% ../../nbs/07_core.models.ipynb #cb4b6d84
-ARGENT_MODEL_CONFIGS: dict[str, dict] = {
-    "argent-tiny": {"embed_dim": 128,
-                    "vision_cfg": {"image_size": 64, "patch_size": 8, "width": 128, "layers": 4, "head_width": 32},
-                    "text_cfg": {"context_length": 40, "vocab_size": 49408, "width": 128, "heads": 4, "layers": 4}},
-    "argent-micro": {"embed_dim": 64,
-                     "vision_cfg": {"image_size": 32, "patch_size": 8, "width": 64, "layers": 2, "head_width": 32},
-                     "text_cfg": {"context_length": 40, "vocab_size": 49408, "width": 64, "heads": 2, "layers": 2}},
-}
-"The project's named open_clip architectures for CPU work and tests, registered with open_clip at import."
+MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
+"The package folder of this project's open_clip architecture configs, one `<name>.json` per architecture."
 
-_CONFIG_KEYS = ("embed_dim", "vision_cfg", "text_cfg")
+open_clip.add_model_config(MODEL_CONFIG_DIR)  # open_clip's public API: append the folder to its config paths, rescan
 
-
-def _config_dir() -> Path:
-    "Folder for the JSON files of registered configs (env `ARGENT_NB_CONFIG_DIR` overrides)."
-    uid = os.getuid() if hasattr(os, "getuid") else "user"
-    return Path(os.environ.get("ARGENT_NB_CONFIG_DIR") or Path(tempfile.gettempdir()) / f"argent_nb-open_clip-configs-{uid}")
-
-
-def register_model_config(name: str, cfg: Mapping[str, Any], overwrite: bool = False) -> str:
-    """Register the open_clip architecture config `cfg` (keys `embed_dim`, `vision_cfg`, `text_cfg`) as `name`,
-    through open_clip's public `add_model_config`, so `open_clip.create_model(name)` builds it. Returns `name`."""
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]*", name):
-        raise ValueError(f"config name {name!r}: use letters, digits and . _ + - (it becomes a file name)")
-    if not isinstance(cfg, Mapping) or any(k not in cfg for k in _CONFIG_KEYS):
-        have = sorted(cfg) if isinstance(cfg, Mapping) else type(cfg).__name__
-        raise ValueError(f"config {name!r} must have the keys {list(_CONFIG_KEYS)}; got {have}")
-    cfg = json.loads(json.dumps(cfg))  # a JSON-able deep copy (tuples become lists, as open_clip would read them)
-    old = open_clip.get_model_config(name)
-    if old == cfg: return name
-    if old is not None and not overwrite:
-        raise ValueError(f"open_clip already has a different config named {name!r}; pass overwrite=True to replace it")
-    text = json.dumps(cfg, indent=1, sort_keys=True)
-    folder = _config_dir() / hashlib.sha256(text.encode()).hexdigest()[:16]
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.json"
-    if not path.is_file() or path.read_text() != text:
-        tmp = folder / f".{name}.{os.getpid()}.tmp"
-        tmp.write_text(text)
-        os.replace(tmp, path)
-    open_clip.add_model_config(path)  # appends the file to open_clip's config paths and rescans; later files win
-    if open_clip.get_model_config(name) != cfg:
-        raise RuntimeError(f"registering {name!r} through open_clip.add_model_config({str(path)!r}) did not take effect")
-    return name
-
-
-for _n, _c in ARGENT_MODEL_CONFIGS.items(): register_model_config(_n, _c)
+ARGENT_MODEL_CONFIGS: dict[str, dict] = {p.stem: open_clip.get_model_config(p.stem)
+                                         for p in sorted(MODEL_CONFIG_DIR.glob("*.json"))}
+"The project's named open_clip architectures for CPU work and tests (name -> config, as open_clip read it)."
 
 # %% ../../nbs/07_core.models.ipynb #911d9371
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
 _FOLDER_WEIGHTS = (HF_SAFE_WEIGHTS_NAME, HF_WEIGHTS_NAME, "open_clip_pytorch_model.pth", "model.safetensors",
                    "pytorch_model.bin", "model.pth")  # preference order inside a weights folder
-_TRUE = ("1", "ON", "YES", "TRUE")
 
 
 @dataclass
@@ -109,26 +67,8 @@ class PretrainedWeights:
 
 
 def hub_offline() -> bool:
-    "Whether Hugging Face downloads are switched off (`HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE`, now or at hub import)."
-    from huggingface_hub import constants
-    env = any(os.environ.get(k, "").strip().upper() in _TRUE for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
-    return env or bool(constants.HF_HUB_OFFLINE)
-
-
-def host_reachable(host: str, port: int = 443, timeout: float = 3.0) -> bool:
-    "Whether a TCP connection to `host:port` opens within `timeout` s (DNS included: the probe runs in a daemon thread)."
-    ok = []
-
-    def probe():
-        try:
-            with socket.create_connection((host, port), timeout=timeout): ok.append(True)
-        except OSError:
-            pass
-
-    t = threading.Thread(target=probe, daemon=True)
-    t.start()
-    t.join(timeout)
-    return bool(ok)
+    "Whether huggingface_hub is in offline mode (`HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE` when it was imported)."
+    return bool(hf_constants.HF_HUB_OFFLINE)
 
 
 def _weights_in_folder(folder: Path) -> Path | None:
@@ -140,49 +80,35 @@ def _weights_in_folder(folder: Path) -> Path | None:
     return files[0] if files else None
 
 
-def _hf_alternatives(filename: str) -> list[str]:
-    "The files open_clip tries for a hub file, in its order: the safetensors alternative first."
-    if filename == HF_WEIGHTS_NAME: return [HF_SAFE_WEIGHTS_NAME, filename]
-    if filename.endswith((".bin", ".pth")): return [filename[:-4] + ".safetensors", filename]
-    return [filename]
+def _hub_names(filename: str) -> list[str]:
+    "The files open_clip tries for a hub weights file, in its order: its safetensors alternative first."
+    from open_clip.pretrained import _get_safe_alternatives
+    return [*_get_safe_alternatives(filename), filename]
 
 
 def _hf_cached(repo: str, names: Sequence[str], cache_dir) -> str | None:
-    "Path of the first of `names` in the Hugging Face cache for `repo`, or None."
-    from huggingface_hub import try_to_load_from_cache
+    "Path of the first of `names` in the Hugging Face cache for `repo` (huggingface_hub's lookup, no network), or None."
     for n in names:
-        hit = try_to_load_from_cache(repo, n, cache_dir=cache_dir)
-        if isinstance(hit, str) and os.path.isfile(hit): return hit
+        try: return huggingface_hub.hf_hub_download(repo, n, cache_dir=cache_dir, local_files_only=True)
+        except (LocalEntryNotFoundError, EntryNotFoundError): pass
     return None
 
 
-def _hf_cache_name(cache_dir) -> str:
-    from huggingface_hub import constants
-    return str(cache_dir or constants.HF_HUB_CACHE)
-
-
-def _no_weights(what: str, looked: list[str], reason: str, fetch: str, path_hint: str) -> FileNotFoundError:
+def _no_weights(what: str, looked: list[str], fetch: str, path_hint: str) -> FileNotFoundError:
     where = "\n".join(f"  - {w}" for w in looked)
     return FileNotFoundError(
-        f"{what}: the weights are not on this machine and cannot be downloaded ({reason}).\nLooked in:\n{where}\n"
-        f"Fix it in one of two ways:\n"
-        f"  1. put the files in a cache and pass cache_dir=DIR (or set HF_HUB_CACHE / HF_HOME for the default cache): "
-        f"on a machine with internet run {fetch}, then copy DIR here;\n"
-        f"  2. pass a local checkpoint as {path_hint} (a .safetensors/.bin/.pt file of open_clip weights, or a folder "
-        f"holding one).")
-
-
-def _download_blocked(host: str) -> str | None:
-    "Why a download from `host` cannot happen now, or None if it can."
-    if hub_offline(): return "HF_HUB_OFFLINE=1 is set"
-    if not host_reachable(host): return f"no connection to {host}:443 within 3 s"
-    return None
+        f"{what}: the weights are not on this machine and cannot be downloaded (huggingface_hub is in offline mode: "
+        f"HF_HUB_OFFLINE=1).\nLooked in:\n{where}\nFix it in one of two ways:\n"
+        f"  1. put the files in a cache and pass cache_dir=DIR (config: model.cache_dir=DIR; or set HF_HUB_CACHE / "
+        f"HF_HOME for the default cache): on a machine with internet run {fetch}, then copy DIR here;\n"
+        f"  2. pass a local weights file as {path_hint} (config: model.pretrained=/path/to/weights.safetensors; a "
+        f".safetensors/.bin/.pt file of open_clip weights, or a folder holding one).")
 
 
 def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_dir: str | os.PathLike | None = None
                        ) -> PretrainedWeights | None:
     """Decide where the weights for `arch` come from without downloading anything: a local file or folder, a cached
-    copy of the tag's files, or (online only) the tag for open_clip to download. Raises fast when that is impossible."""
+    copy of the tag's files, or (not offline) the tag for open_clip to download. Offline and not cached: raise."""
     if pretrained is None or pretrained == "": return None
     arch = str(arch).replace("/", "-")
     p = Path(os.path.expanduser(str(pretrained)))
@@ -200,41 +126,37 @@ def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_di
         raise ValueError(f"unknown pretrained tag {tag!r} for {arch!r}; valid tags: "
                          f"{tags if tags else 'none (open_clip has no pretrained weights for this architecture)'}; "
                          f"or pass a local weights file as pretrained='/path/to/weights.safetensors'")
-    looked, found, host, fetch, hint = [], None, "huggingface.co", "", "pretrained='/path/to/weights.safetensors'"
+    looked, found, fetch, hint = [], None, "", "pretrained='/path/to/weights.safetensors'"
     if cfg.get("file"):
         looked.append(f"file named by the tag: {cfg['file']}")
         if os.path.isfile(cfg["file"]): found = cfg["file"]
     if found is None and cfg.get("hf_hub"):
         repo, fname = os.path.split(cfg["hf_hub"])
-        names = _hf_alternatives(fname or HF_WEIGHTS_NAME)
-        looked.append(f"Hugging Face cache {_hf_cache_name(cache_dir)}: repo {repo}, files {names}")
+        names = _hub_names(fname or HF_WEIGHTS_NAME)
+        looked.append(f"Hugging Face cache {cache_dir or hf_constants.HF_HUB_CACHE}: repo {repo}, files {names}")
         found = _hf_cached(repo, names, cache_dir)
-        fetch = f"`huggingface-cli download {repo} {names[-1]} --cache-dir DIR`"
+        fetch = f"`hf download {repo} {names[-1]} --cache-dir DIR`"
         hint = f"pretrained='/path/to/{names[-1]}'"
     if found is None and cfg.get("url"):
         f = Path(os.path.expanduser(str(cache_dir or "~/.cache/clip"))) / os.path.basename(cfg["url"])
         looked.append(f"URL cache file {f} (for {cfg['url']})")
         if f.is_file(): found = str(f)
         fetch = fetch or f"`wget {cfg['url']} -P DIR`"
-        host = host if cfg.get("hf_hub") else urlparse(cfg["url"]).hostname or host
     if found is not None: return PretrainedWeights(arch, tag=tag, path=found, cfg=cfg)
-    reason = _download_blocked(host)
-    if reason is None: return PretrainedWeights(arch, tag=tag, cfg=cfg)  # online: open_clip downloads it
+    if not hub_offline(): return PretrainedWeights(arch, tag=tag, cfg=cfg)  # open_clip downloads it
     fetch = f"{fetch} (or open_clip.create_model({arch!r}, pretrained={tag!r}, cache_dir=DIR))"
-    raise _no_weights(f"{arch} pretrained={tag!r}", looked, reason, fetch, hint)
+    raise _no_weights(f"{arch} pretrained={tag!r}", looked, fetch, hint)
 
 
 def _check_hub_arch(arch: str, cache_dir) -> None:
-    "For an `hf-hub:org/repo` architecture, raise fast when its config and weights are not cached and cannot be fetched."
+    "For an `hf-hub:org/repo` architecture, offline, raise when its config and weights are not cached."
     repo = arch[len("hf-hub:"):]
-    cfg_hit = _hf_cached(repo, ["open_clip_config.json"], cache_dir)
-    w_hit = _hf_cached(repo, [HF_SAFE_WEIGHTS_NAME, HF_WEIGHTS_NAME], cache_dir)
-    if cfg_hit and w_hit: return
-    reason = _download_blocked("huggingface.co")
-    if reason is None: return
-    looked = [f"Hugging Face cache {_hf_cache_name(cache_dir)}: repo {repo}, files "
+    if not hub_offline(): return  # open_clip fetches what is missing
+    if _hf_cached(repo, ["open_clip_config.json"], cache_dir) and _hf_cached(repo, _hub_names(HF_WEIGHTS_NAME), cache_dir):
+        return
+    looked = [f"Hugging Face cache {cache_dir or hf_constants.HF_HUB_CACHE}: repo {repo}, files "
               f"['open_clip_config.json', {HF_SAFE_WEIGHTS_NAME!r} or {HF_WEIGHTS_NAME!r}]"]
-    raise _no_weights(arch, looked, reason, f"`huggingface-cli download {repo} --cache-dir DIR`",
+    raise _no_weights(arch, looked, f"`hf download {repo} --cache-dir DIR`",
                       "arch='local-dir:/path/to/snapshot' (a folder with open_clip_config.json and the weights) or as "
                       "arch='<its open_clip architecture, e.g. ViT-B-16>', pretrained='/path/to/open_clip_pytorch_model.bin'")
 
@@ -426,7 +348,7 @@ class HierModel(nn.Module):
         return (f"arch={self.arch!r}, image_size={self.image_size}, context_length={self.context_length}, "
                 f"embed_dim={self.embed_dim}")
 
-# %% ../../nbs/07_core.models.ipynb #7be83c64
+# %% ../../nbs/07_core.models.ipynb #7c4433f1
 def unwrap_model(model: nn.Module) -> nn.Module:
     "The model inside a DDP / Accelerate wrapper (its attributes: geometry, tokenizer, head)."
     return getattr(model, "module", model)
@@ -472,17 +394,17 @@ def find_checkpoint(path: str | os.PathLike) -> Path:
 
 
 def read_state_dict(path: str | os.PathLike) -> dict[str, Tensor]:
-    "The state dict in a weights file (safetensors or torch, `{'state_dict': ...}` unwrapped, DDP/compile prefixes dropped)."
-    path = Path(path)
-    if path.suffix == ".safetensors":
-        import safetensors.torch
-        sd = safetensors.torch.load_file(str(path), device="cpu")
-    else:
-        sd = torch.load(path, map_location="cpu", weights_only=True)
-        if isinstance(sd, dict) and isinstance(sd.get("state_dict"), dict): sd = sd["state_dict"]
+    """The state dict in a weights file, read by open_clip's `load_state_dict` (safetensors or `torch.load` with
+    `weights_only=True`, `{'state_dict': ...}` unwrapped, DDP's `module.` dropped); `torch.compile`'s `_orig_mod.` dropped."""
+    try:
+        sd = open_clip.factory.load_state_dict(str(path), device="cpu", weights_only=True)
+    except StopIteration:  # open_clip peeks at the first key: the state dict is empty
+        sd = {}
+    except (AttributeError, TypeError) as e:  # not a mapping
+        raise ValueError(f"{path} does not hold a state dict of tensors ({e})") from e
     if not isinstance(sd, dict) or not all(isinstance(v, Tensor) for v in sd.values()):
         raise ValueError(f"{path} does not hold a state dict of tensors")
-    for pre in ("module.", "_orig_mod."):
+    for pre in ("_orig_mod.", "module."):  # compile inside DDP or DDP inside compile
         if sd and all(k.startswith(pre) for k in sd): sd = {k[len(pre):]: v for k, v in sd.items()}
     return sd
 
@@ -570,11 +492,12 @@ def _is_torchscript(path: str) -> bool:
 
 
 def _load_torchscript(clip: nn.Module, path: str) -> None:
-    "Load the weights of a TorchScript CLIP archive into `clip` (open_clip's loader refuses them with weights_only)."
-    sd = torch.jit.load(path, map_location="cpu").state_dict()
-    keys = set(clip.state_dict())
-    sd = {k: v for k, v in sd.items() if k in keys or k not in ("input_resolution", "context_length", "vocab_size", "attn_mask")}
-    clip.load_state_dict(sd, strict=True)
+    """Load a TorchScript CLIP archive into `clip` with open_clip's `load_checkpoint` (it takes the archive's state dict
+    and converts it), `weights_only=False` since `torch.load` opens TorchScript only so. A scripted open_clip model also
+    stores its non-persistent `attn_mask` buffers: those are skipped, any other difference is an error."""
+    res = open_clip.load_checkpoint(clip, path, strict=False, weights_only=False)
+    bad = list(res.missing_keys) + [k for k in res.unexpected_keys if k.rsplit(".", 1)[-1] != "attn_mask"]
+    if bad: raise RuntimeError(f"the TorchScript archive {path} does not fit {type(clip).__name__}: keys {bad[:10]}")
 
 
 def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None = None, head: str = "euclidean",

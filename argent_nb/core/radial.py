@@ -103,7 +103,7 @@ class RadialGeometry(CosineGeometry):
         "Every hierarchy op is provided; the root is the model's (requires_root), so a missing root is a call-time error."
         return Geometry.supports(self, op)
 
-# %% ../../nbs/03_core.radial.ipynb #a0cb7022
+# %% ../../nbs/03_core.radial.ipynb #fb9af0ab
 def radial_geometry(model, root_text: str = "", **kwargs) -> RadialGeometry:
     "`RadialGeometry(**kwargs)` rooted at `model`'s (eval-mode, no-grad) embedding of `root_text` ('' for RE)."
     device = next(iter(model.parameters())).device
