@@ -348,7 +348,7 @@ class HierModel(nn.Module):
         return (f"arch={self.arch!r}, image_size={self.image_size}, context_length={self.context_length}, "
                 f"embed_dim={self.embed_dim}")
 
-# %% ../../nbs/07_core.models.ipynb #7c4433f1
+# %% ../../nbs/07_core.models.ipynb #57a4231e
 def unwrap_model(model: nn.Module) -> nn.Module:
     "The model inside a DDP / Accelerate wrapper (its attributes: geometry, tokenizer, head)."
     return getattr(model, "module", model)

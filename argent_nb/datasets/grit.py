@@ -16,15 +16,15 @@ from PIL import Image
 import webdataset as wds
 from webdataset.tariterators import base_plus_ext, group_by_keys, tar_file_iterator
 from ..core.data import expand_fields
+from .common import DataFormatError, open_image, pil_to_tensor, resize_border, resize_center_crop, where
 
 # %% auto #0
-__all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox', 'where', 'to_rgb',
-           'open_image', 'resize_center_crop', 'resize_border', 'pil_to_tensor', 'sample_format', 'choose_boxes',
-           'grit_boxes', 'parse_sample', 'expand_shards', 'worker_info', 'GritShards', 'scan_shard', 'read_sample',
-           'GritIndexed', 'build_grit', 'build_grit_stream']
+__all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox', 'sample_format',
+           'choose_boxes', 'grit_boxes', 'parse_sample', 'expand_shards', 'worker_info', 'GritShards', 'scan_shard',
+           'read_sample', 'GritIndexed', 'build_grit', 'build_grit_stream']
 
 # %% ../../nbs/74_datasets.grit.ipynb #aa02aa0a
-class GritFormatError(ValueError):
+class GritFormatError(DataFormatError):
     "A GRIT shard or sample is not in the expected format; the message names the shard and the sample key."
 
 class NoUsableBox(GritFormatError):
@@ -35,54 +35,10 @@ IMAGE_EXTS = ("jpg", "jpeg", "png", "webp")
 MIN_BOX_AREA = 32 * 32
 "HyCoCLIP's conversion keeps a box only if its area (pixels of the original image) exceeds this."
 
-def where(shard, key) -> str:
-    "How errors name a sample: `<shard>: sample '<__key__>'`."
-    return f"{shard}: sample {key!r}"
-
-def to_rgb(im: Image.Image) -> Image.Image:
-    "RGB copy of `im`; transparent pixels are composited on white (as HyCoCLIP's conversion does)."
-    if im.mode == "P" and "transparency" in im.info: im = im.convert("RGBA")
-    if im.mode in ("RGBA", "LA"):
-        bg = Image.new("RGB", im.size, (255, 255, 255)); bg.paste(im.convert("RGBA"), mask=im.convert("RGBA").getchannel("A"))
-        return bg
-    return im.convert("RGB") if im.mode != "RGB" else im
-
-def open_image(data: bytes, wh: str, member: str, load: bool = True) -> Image.Image:
-    "Open image bytes (header only unless `load`); an unreadable image is a `GritFormatError` naming `member`."
-    try:
-        im = Image.open(io.BytesIO(data))
-        if load: im.load(); im = to_rgb(im)
-        return im
-    except Exception as e:
-        raise GritFormatError(f"{wh}: {member} is not a readable image ({type(e).__name__}: {e})") from None
-
-def resize_center_crop(im: Image.Image, size: int) -> Image.Image:
-    "Shorter side to `size` (bicubic; torchvision `Resize(size)` sizes), then the centre `size x size` (`CenterCrop`)."
-    w, h = im.size
-    if min(w, h) != size:
-        nw, nh = (size, int(size * h / w)) if w <= h else (int(size * w / h), size)
-        im = im.resize((nw, nh), Image.BICUBIC); w, h = nw, nh
-    top, left = int(round((h - size) / 2.0)), int(round((w - size) / 2.0))
-    return im if (w, h) == (size, size) else im.crop((left, top, left + size, top + size))
-
-def resize_border(im: Image.Image, size: int) -> Image.Image:
-    "Longer side to `size` (bicubic), padded to `size x size` with white, centred (HyCoCLIP's `border` mode)."
-    w, h = im.size
-    if max(w, h) != size:
-        nw, nh = (size, max(1, int(round(size * h / w)))) if w >= h else (max(1, int(round(size * w / h))), size)
-        im = im.resize((nw, nh), Image.BICUBIC); w, h = nw, nh
-    if (w, h) == (size, size): return im
-    out = Image.new("RGB", (size, size), (255, 255, 255)); out.paste(im, ((size - w) // 2, (size - h) // 2))
-    return out
-
-def pil_to_tensor(im: Image.Image) -> Tensor:
-    "Float tensor [3, H, W] in [0, 1] of an RGB image."
-    return torch.from_numpy(np.asarray(im, dtype=np.uint8).copy()).permute(2, 0, 1).float().div_(255)
-
 # %% ../../nbs/74_datasets.grit.ipynb #9bceb9f1
 def _text(raw: dict, member: str, wh: str) -> str:
     try: return raw[member].decode("utf-8")
-    except UnicodeDecodeError as e: raise GritFormatError(f"{wh}: {member} is not UTF-8 text ({e})") from None
+    except UnicodeDecodeError as e: raise GritFormatError.at(wh, f"{member} is not UTF-8 text ({e})") from None
 
 def _image_member(raw: dict, stem: str | None) -> str | None:
     for ext in IMAGE_EXTS:
@@ -95,8 +51,8 @@ def sample_format(raw: dict) -> str:
     if any(k.startswith(("child.", "parent", "numparents.")) for k in raw): return "hycoclip"
     if "json" in raw or _image_member(raw, None) is not None: return "grit"
     members = sorted(k for k in raw if not k.startswith("__"))
-    raise GritFormatError(f"{where(raw.get('__url__'), raw.get('__key__'))}: neither HyCoCLIP's format (child.jpg, "
-                          f"child.txt, numparents.txt, parentNNN.jpg/.txt) nor raw GRIT (jpg + json); members: {members}")
+    raise GritFormatError.at(raw.get("__url__"), f"neither HyCoCLIP's format (child.jpg, child.txt, numparents.txt, "
+                             f"parentNNN.jpg/.txt) nor raw GRIT (jpg + json); members: {members}", sample=raw.get("__key__"))
 
 def choose_boxes(n: int, max_boxes: int | None, seed: int, epoch: int, key: str) -> list[int]:
     "Indices of the boxes kept: all of them if n <= max_boxes, else a subset drawn from (seed, epoch, key), in order."
@@ -106,30 +62,30 @@ def choose_boxes(n: int, max_boxes: int | None, seed: int, epoch: int, key: str)
 def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MIN_BOX_AREA) -> tuple[str, list]:
     """(caption, [(phrase, pixel box (x0, y0, x1, y1))]) of a raw GRIT sample as HyCoCLIP's conversion selects them:
     noun chunks then referring expressions, phrases de-duplicated, boxes of area <= `min_box_area` dropped."""
-    if "json" not in raw: raise GritFormatError(f"{wh}: no json member (raw GRIT needs <key>.json with the caption and boxes)")
+    if "json" not in raw: raise GritFormatError.at(wh, f"no json member (raw GRIT needs <key>.json with the caption and boxes)")
     try: meta = json.loads(_text(raw, "json", wh))
-    except json.JSONDecodeError as e: raise GritFormatError(f"{wh}: json is not valid JSON ({e})") from None
-    if not isinstance(meta, dict): raise GritFormatError(f"{wh}: json is a {type(meta).__name__}, expected an object")
+    except json.JSONDecodeError as e: raise GritFormatError.at(wh, f"json is not valid JSON ({e})") from None
+    if not isinstance(meta, dict): raise GritFormatError.at(wh, f"json is a {type(meta).__name__}, expected an object")
     cap = meta.get("caption")
     if not isinstance(cap, str) or not cap.strip():
-        raise GritFormatError(f"{wh}: json has no caption (field 'caption' is {cap!r})")
+        raise GritFormatError.at(wh, f"json has no caption (field 'caption' is {cap!r})")
     W, H = size
     seen, out = set(), []
     for field in ("noun_chunks", "ref_exps"):
         items = meta.get(field, [])
         if items is None: items = []
-        if not isinstance(items, list): raise GritFormatError(f"{wh}: json field {field!r} is a {type(items).__name__}, expected a list")
+        if not isinstance(items, list): raise GritFormatError.at(wh, f"json field {field!r} is a {type(items).__name__}, expected a list")
         for j, it in enumerate(items):
             name = f"{field}[{j}]"
             if not (isinstance(it, (list, tuple)) and len(it) >= 6 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in it[:6])):
-                raise GritFormatError(f"{wh}: {name} is {it!r}; expected [start, end, x_min, y_min, x_max, y_max, score]")
+                raise GritFormatError.at(wh, f"{name} is {it!r}; expected [start, end, x_min, y_min, x_max, y_max, score]")
             s, e = int(it[0]), int(it[1])
             if not (0 <= s < e <= len(cap)):
-                raise GritFormatError(f"{wh}: {name} spans characters [{s}, {e}) outside the caption ({len(cap)} characters)")
+                raise GritFormatError.at(wh, f"{name} spans characters [{s}, {e}) outside the caption ({len(cap)} characters)")
             x0, y0, x1, y1 = (float(v) for v in it[2:6])
             tol = 1e-6
             if not (all(math.isfinite(v) for v in (x0, y0, x1, y1)) and -tol <= x0 < x1 <= 1 + tol and -tol <= y0 < y1 <= 1 + tol):
-                raise GritFormatError(f"{wh}: {name} box {[x0, y0, x1, y1]} lies outside the image or is empty; GRIT boxes "
+                raise GritFormatError.at(wh, f"{name} box {[x0, y0, x1, y1]} lies outside the image or is empty; GRIT boxes "
                                       f"are [x_min, y_min, x_max, y_max] normalised to [0, 1] with min < max")
             phrase = cap[s:e]
             if phrase in seen: continue
@@ -144,43 +100,43 @@ def parse_sample(raw: dict, need_image: bool = True, need_boxes: bool = True, ma
     """(format, caption, image or None, [(phrase, crop image or None)]) of one raw webdataset sample.
     Raises `GritFormatError` naming the shard and `__key__` for anything malformed (`NoUsableBox` for a raw GRIT
     sample without a box that passes HyCoCLIP's filter)."""
-    key, wh = raw.get("__key__"), where(raw.get("__url__"), raw.get("__key__"))
+    key, wh = raw.get("__key__"), where(raw.get("__url__"), sample=raw.get("__key__"))
     found = sample_format(raw)
     if fmt != "auto" and found != fmt:
-        raise GritFormatError(f"{wh}: is in {found!r} format but the dataset was opened with format={fmt!r}")
+        raise GritFormatError.at(wh, f"is in {found!r} format but the dataset was opened with format={fmt!r}")
     if found == "hycoclip":
         im_m = _image_member(raw, "child")
-        if im_m is None: raise GritFormatError(f"{wh}: no image (child.jpg); members: {sorted(k for k in raw if not k.startswith('__'))}")
-        if "child.txt" not in raw: raise GritFormatError(f"{wh}: no caption (child.txt)")
+        if im_m is None: raise GritFormatError.at(wh, f"no image (child.jpg); members: {sorted(k for k in raw if not k.startswith('__'))}")
+        if "child.txt" not in raw: raise GritFormatError.at(wh, f"no caption (child.txt)")
         cap = _text(raw, "child.txt", wh)
-        if not cap.strip(): raise GritFormatError(f"{wh}: empty caption (child.txt)")
-        if "numparents.txt" not in raw: raise GritFormatError(f"{wh}: no numparents.txt (the number of boxes)")
+        if not cap.strip(): raise GritFormatError.at(wh, f"empty caption (child.txt)")
+        if "numparents.txt" not in raw: raise GritFormatError.at(wh, f"no numparents.txt (the number of boxes)")
         np_txt = _text(raw, "numparents.txt", wh).strip()
         try: n = int(np_txt)
-        except ValueError: raise GritFormatError(f"{wh}: numparents.txt is {np_txt!r}, expected an integer") from None
-        if n < 1: raise GritFormatError(f"{wh}: numparents.txt is {n}; a sample needs at least one box")
+        except ValueError: raise GritFormatError.at(wh, f"numparents.txt is {np_txt!r}, expected an integer") from None
+        if n < 1: raise GritFormatError.at(wh, f"numparents.txt is {n}; a sample needs at least one box")
         for i in range(n):
             if f"parent{i:03d}.txt" not in raw:
-                raise GritFormatError(f"{wh}: numparents.txt says {n} boxes but parent{i:03d}.txt is missing")
+                raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but parent{i:03d}.txt is missing")
             if _image_member(raw, f"parent{i:03d}") is None:
-                raise GritFormatError(f"{wh}: numparents.txt says {n} boxes but parent{i:03d}.jpg is missing")
+                raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but parent{i:03d}.jpg is missing")
         extra = sorted(k for k in raw if k.startswith("parent") and k[6:9].isdigit() and int(k[6:9]) >= n)
-        if extra: raise GritFormatError(f"{wh}: numparents.txt says {n} boxes but the sample also has {extra}")
-        image = open_image(raw[im_m], wh, im_m) if need_image else None
+        if extra: raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but the sample also has {extra}")
+        image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image else None
         boxes = []
         if need_boxes:
             for i in choose_boxes(n, max_boxes, seed, epoch, key):
                 phrase = _text(raw, f"parent{i:03d}.txt", wh)
-                if not phrase.strip(): raise GritFormatError(f"{wh}: empty noun phrase (parent{i:03d}.txt)")
+                if not phrase.strip(): raise GritFormatError.at(wh, f"empty noun phrase (parent{i:03d}.txt)")
                 m = _image_member(raw, f"parent{i:03d}")
-                boxes.append((phrase, open_image(raw[m], wh, m)))
+                boxes.append((phrase, open_image(raw[m], f"{wh}: {m}", error=GritFormatError)))
         return found, cap, image, boxes
     im_m = _image_member(raw, None)
-    if im_m is None: raise GritFormatError(f"{wh}: no image (expected one of {list(IMAGE_EXTS)})")
-    header = open_image(raw[im_m], wh, im_m, load=False)
+    if im_m is None: raise GritFormatError.at(wh, f"no image (expected one of {list(IMAGE_EXTS)})")
+    header = open_image(raw[im_m], f"{wh}: {im_m}", load=False, error=GritFormatError)
     cap, chosen = grit_boxes(raw, wh, header.size, min_box_area)
-    if not chosen: raise NoUsableBox(f"{wh}: no box larger than {min_box_area} pixels with a new phrase (HyCoCLIP's conversion drops such samples)")
-    image = open_image(raw[im_m], wh, im_m) if need_image or need_boxes else None
+    if not chosen: raise NoUsableBox.at(wh, f"no box larger than {min_box_area} pixels with a new phrase (HyCoCLIP's conversion drops such samples)")
+    image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image or need_boxes else None
     boxes = [(chosen[i][0], image.crop(chosen[i][1]) if need_boxes else None)
              for i in choose_boxes(len(chosen), max_boxes, seed, epoch, key)] if need_boxes else []
     return found, cap, image if need_image else None, boxes
@@ -255,7 +211,7 @@ def _tar_samples(url: str) -> Iterator[dict]:
             yield k, s
     except GritFormatError: raise
     except Exception as e:
-        raise GritFormatError(f"{url}: unreadable tar shard ({type(e).__name__}: {e.args[0] if e.args else e})") from None
+        raise GritFormatError.at(url, f"unreadable tar shard ({type(e).__name__}: {e.args[0] if e.args else e})") from None
 
 def worker_info() -> tuple[int, int, int, int]:
     "(rank, world size, DataLoader worker, number of workers), as webdataset's splitters see them."
@@ -386,12 +342,12 @@ def scan_shard(url: str) -> list[tuple[str, int, int]]:
                     cur, start = key, end
                 end = m.offset_data + ((m.size + 511) // 512) * 512
     except tarfile.TarError as e:
-        raise GritFormatError(f"{url}: unreadable tar shard ({type(e).__name__}: {e})") from None
+        raise GritFormatError.at(url, f"unreadable tar shard ({type(e).__name__}: {e})") from None
     if cur is not None: out.append((cur, start, end))
     keys = [k for k, _, _ in out]
     if len(set(keys)) != len(keys):
         dup = next(k for k in keys if keys.count(k) > 1)
-        raise GritFormatError(f"{url}: sample {dup!r}: its members are not contiguous in the tar (webdataset needs each sample's files together)")
+        raise GritFormatError.at(url, "its members are not contiguous in the tar (webdataset needs each sample's files together)", sample=dup)
     return out
 
 # %% ../../nbs/74_datasets.grit.ipynb #ec941ff8
@@ -401,10 +357,10 @@ def read_sample(url: str, start: int, end: int, fh=None) -> dict:
     try: f.seek(start); data = f.read(end - start)
     finally:
         if fh is None: f.close()
-    if len(data) != end - start: raise GritFormatError(f"{url}: truncated shard (wanted bytes {start}..{end}, file ends at {start + len(data)})")
+    if len(data) != end - start: raise GritFormatError.at(url, f"truncated shard (wanted bytes {start}..{end}, file ends at {start + len(data)})")
     files = ({**x, "__url__": url} for x in tar_file_iterator(io.BytesIO(data + b"\0" * 1024)))
     samples = list(group_by_keys(files))
-    if len(samples) != 1: raise GritFormatError(f"{url}: bytes {start}..{end} hold {len(samples)} samples, expected one (stale index?)")
+    if len(samples) != 1: raise GritFormatError.at(url, f"bytes {start}..{end} hold {len(samples)} samples, expected one (stale index?)")
     return samples[0]
 
 class GritIndexed(_GritBase, Dataset):

@@ -15,7 +15,7 @@ from ..core.radial import RadialGeometry, radial_geometry
 from .losses import ROOT_VARIANTS, ec_loss, make_root, re_loss, re_pair_angles, reg_loss
 from .metrics import breeds_recall, hierarchical_retrieval, hyperlex_benchmark
 from ..core.models import unwrap_model
-from ..core.registry import DATASETS, DatasetSpec, Method, register_method
+from ..core.registry import Method, register_method
 
 # %% auto #0
 __all__ = ['BREEDS_PROMPT', 'text_tower_parameters', 'RE', 'REBenchParams', 're_benchmark']
@@ -87,15 +87,6 @@ class RE(Method):
         return {"loss": total, "re": parts["loss"].detach(), "reg": reg.detach(), "pos_angle": parts["pos_angle"],
                 "neg_angle": parts["neg_angle"], "triplet_acc": parts["acc"], "root_norm": root.detach().norm()}
 
-# %% ../../nbs/12_radial_emb.method.ipynb #f507f7fb
-def _hierarcaps(cfg, fields=None):
-    from argent_nb.datasets.hierarcaps import HierarCaps
-    if cfg.path is None: raise ValueError("data.name=hierarcaps needs data.path (a HierarCaps CSV, see data/README.md)")
-    return HierarCaps(cfg.path, split="test" if "test" in cfg.split else "train", image_root=cfg.image_root,
-                      image_size=cfg.image_size, n=cfg.n, fields=fields)
-
-DATASETS.register(DatasetSpec("hierarcaps", lambda cfg: _hierarcaps(cfg).provides, _hierarcaps))
-
 # %% ../../nbs/12_radial_emb.method.ipynb #6bfd2452
 def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str) -> dict:
     uniq = list(dict.fromkeys(t for ts in tiers for t in ts))
@@ -116,7 +107,8 @@ def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
     "BREEDS ordered-pair R@1/R@5 (RE sec. 6.1) from the BREEDS info files and an ImageNet-style image folder."
     rp = benchmark_params(cfg, "re")
     from pathlib import Path
-    from argent_nb.datasets.hierarcaps import breeds_label_pairs, load_image, read_breeds_hierarchy
+    from argent_nb.datasets.breeds import breeds_label_pairs, read_breeds_hierarchy
+    from argent_nb.datasets.common import load_image
     from argent_nb.radial_emb.metrics import breeds_label_set
     if not rp.breeds_images: raise ValueError("eval.re.breeds needs eval.re.breeds_images: an ImageNet-style folder <root>/<wnid>/<files>")
     subset = rp.breeds_subset[0] if len(rp.breeds_subset) == 1 and not rp.breeds_subset[0].startswith("n") else rp.breeds_subset
@@ -170,7 +162,7 @@ def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     if rp.breeds:
         out.update({f"breeds_{k}": v for k, v in _breeds(model, cfg, geo, accelerator).items()})
     if rp.hyperlex:
-        from argent_nb.datasets.hierarcaps import read_hyperlex
+        from argent_nb.datasets.hyperlex import read_hyperlex
         r = hyperlex_benchmark(read_hyperlex(rp.hyperlex), lambda t: encode_texts(model, t, accelerator=accelerator), geo)
         out.update({f"hyperlex_{k}": v for k, v in r.items()})
     return out

@@ -198,7 +198,7 @@ def hierarchical_retrieval(image_emb, text_emb, root, gt, *, steps: int = 50, pr
     return (out, {**s, "predictions": preds}) if per_image else out
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #b755b3cf
-from ..datasets.hierarcaps import HYPERLEX_PROMPT   # "a picture of a {}" (RE supp. B.5), defined with the HyperLex loader
+from ..datasets.hyperlex import HYPERLEX_PROMPT   # "a picture of a {}" (RE supp. B.5), defined with the HyperLex loader
 
 def hyperlex_prompts(words: Sequence[str], prompt: str = HYPERLEX_PROMPT) -> list[str]:
     "Insert each word into `prompt` (its `{}` slot)."
