@@ -397,7 +397,7 @@ class HierShapes(Dataset):
             out["boxes_valid"] = [True] * len(scene)
         return {k: v for k, v in out.items() if k in F or k == "index"}
 
-# %% ../../nbs/06_core.hiershapes.ipynb #b518e836
+# %% ../../nbs/06_core.hiershapes.ipynb #9a8dd319
 def _build_hiershapes(cfg, fields):
     return HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=fields)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .registry import HEADS, register_head
 
 import contextlib
+import math
 import difflib
 import logging
 import os

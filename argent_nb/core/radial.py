@@ -103,7 +103,7 @@ class RadialGeometry(CosineGeometry):
         "Every hierarchy op is provided; the root is the model's (requires_root), so a missing root is a call-time error."
         return Geometry.supports(self, op)
 
-# %% ../../nbs/03_core.radial.ipynb #450ac7b2
+# %% ../../nbs/03_core.radial.ipynb #53e44520
 def radial_geometry(model, root_text: str = "", **kwargs) -> RadialGeometry:
     "`RadialGeometry(**kwargs)` rooted at `model`'s (eval-mode, no-grad) embedding of `root_text` ('' for RE)."
     device = next(iter(model.parameters())).device

@@ -266,7 +266,7 @@ def hyperlex_benchmark(pairs, encode_text: Callable[[list[str]], Tensor], geomet
 # %% ../../nbs/11_radial_emb.metrics.ipynb #6aed61fd
 def breeds_label_set(pairs) -> tuple[list[str], Tensor]:
     """The label list of a BREEDS task and each (coarse, fine) pair as label indices. `pairs`: (coarse, fine) name
-    tuples or records with `.coarse` and `.fine` (e.g. `argent_nb.datasets.hierarcaps.BreedsPair`). Returns (labels: coarse names
+    tuples or records with `.coarse` and `.fine` (e.g. `argent_nb.datasets.breeds.BreedsPair`). Returns (labels: coarse names
     in first-seen order, then fine names; index [n_pairs, 2]). An image of pair j has true pair `index[j]`."""
     cf = [(p.coarse, p.fine) if hasattr(p, "coarse") else tuple(p) for p in pairs]
     if not cf or any(len(t) != 2 for t in cf): raise ValueError("pairs must be a non-empty sequence of (coarse, fine)")
