@@ -152,7 +152,7 @@ def latest_checkpoint(run_dir: Path) -> Path | None:
     if not p.is_dir(): raise FileNotFoundError(f"{ptr} names {p.name}, which does not exist")
     return p
 
-# %% ../nbs/50_train.ipynb #1b371c53
+# %% ../nbs/50_train.ipynb #759e28a6
 class MetricsLog:
     "Append rows to `RUN/metrics.jsonl` and send them to the accelerator's trackers; main process only for the file."
     def __init__(self, run_dir: Path, accelerator=None):
@@ -164,7 +164,7 @@ class MetricsLog:
         if self.acc is not None:
             self.acc.log({k: v for k, v in row.items() if k != "step" and isinstance(v, (int, float))}, step=row["step"])
 
-# %% ../nbs/50_train.ipynb #29b35778
+# %% ../nbs/50_train.ipynb #2f68f0c1
 class SetupError(RuntimeError):
     "A run that cannot start (bad config value, missing fields, missing weights, occupied run folder)."
 
@@ -183,7 +183,7 @@ def _log_with(cfg) -> list[str]:
     import importlib.util
     return ["tensorboard"] if importlib.util.find_spec("tensorboard") else []
 
-# %% ../nbs/50_train.ipynb #6230d8e4
+# %% ../nbs/50_train.ipynb #28e36ae8
 def _resume_point(cfg, run_dir: Path) -> Path | None:
     "The checkpoint to resume from (or None), or an error if the request and the run folder disagree."
     if cfg.train.resume is None:
@@ -204,7 +204,7 @@ def _check_request(cfg, method, dataset) -> None:
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
 
-# %% ../nbs/50_train.ipynb #d00a6c01
+# %% ../nbs/50_train.ipynb #958312f2
 def setup(cfg, quiet: bool = False) -> Run:
     "Check the whole request, then make the run folder, the model, optimiser, data and trackers (see above)."
     from accelerate import Accelerator
@@ -252,7 +252,7 @@ def setup(cfg, quiet: bool = False) -> Run:
     return Run(cfg, acc, method, dataset, model, opt, sched, dl, sampler, stream, state, run_dir, resume,
                (lambda *a: None) if quiet else acc.print, MetricsLog(run_dir, acc))
 
-# %% ../nbs/50_train.ipynb #8e305b43
+# %% ../nbs/50_train.ipynb #638c3796
 def _epoch_loader(run: Run, epoch: int, offset: int):
     "The batches of `epoch` from batch `offset` on (a resumed run skips what it already read)."
     if run.stream:
@@ -299,7 +299,7 @@ def run_steps(run: Run, quiet: bool = False) -> int:
     bar.close()
     return state.step
 
-# %% ../nbs/50_train.ipynb #469a83d4
+# %% ../nbs/50_train.ipynb #85a113f8
 def finish(run: Run, results: dict) -> dict:
     "Final evaluation, `eval.json`, the plots and the printed table; closes the trackers."
     acc = run.acc
@@ -325,7 +325,7 @@ def train(cfg, quiet: bool = False) -> dict:
     run_steps(run, quiet)
     return finish(run, results)
 
-# %% ../nbs/50_train.ipynb #7772a7ea
+# %% ../nbs/50_train.ipynb #06035b7d
 def plot_run(run_dir: Path):
     "Loss and learning-rate curves from `metrics.jsonl` into `plots/loss.png`."
     import matplotlib; matplotlib.use("Agg", force=False)
