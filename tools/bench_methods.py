@@ -13,8 +13,8 @@ import torch
 from argent_nb.core.data import Collator
 from argent_nb.core.hiershapes import HierShapes
 from argent_nb.core.models import build_model
-from argent_nb.evaluate import load_plugins
-from argent_nb.train import CLIP, METHODS
+from argent_nb.core.losses import CLIP
+from argent_nb.core.registry import METHODS
 
 
 def step_time(name, arch, batch, steps, ds):
@@ -39,7 +39,6 @@ def main():
     p.add_argument("--arch", default="argent-tiny"); p.add_argument("--batch", type=int, default=64)
     p.add_argument("--steps", type=int, default=10)
     a = p.parse_args()
-    load_plugins()
     ds = HierShapes("train", n=a.batch)
     res = {m: step_time(m, a.arch, a.batch, a.steps, ds) for m in ["clip", "meru", "hycoclip", "argent"]}
     for m, (t, *_) in res.items(): print(f"{m:9s} {t * 1000:8.1f} ms/step (median of {a.steps})")
