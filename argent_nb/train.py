@@ -7,23 +7,23 @@ from __future__ import annotations
 import dataclasses, itertools, json, math, os, shutil, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Iterable
-import torch, torch.nn.functional as F
-from torch import Tensor, nn
+from typing import Any, Iterable
+import torch
+from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
 from .core.config import ConfigError, config_help, doc, load_config, save_config
-from .core.data import Batch, Collator, check_fields
+from .core.data import Collator, check_fields
 from .core.metrics import results_table
 from .core.models import build_model, unwrap_model
-from .core.registry import BENCHMARKS, DATASETS, METHODS, Method, get_method, params_group
+from .core.registry import DATASETS, METHODS, Method, get_method, params_group
 from .eval.suite import check_benchmarks, eval_config_class, run_benchmarks, write_json
 
 # %% auto #0
 __all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_config', 'build_dataset', 'EpochSampler',
-           'warmup_cosine', 'make_optimizer', 'TrainState', 'save_checkpoint', 'latest_checkpoint', 'MetricsLog',
-           'SetupError', 'Run', 'setup', 'run_steps', 'finish', 'train', 'plot_run', 'parse_args', 'main']
+           'warmup_cosine', 'lr_shape', 'make_optimizer', 'TrainState', 'save_checkpoint', 'latest_checkpoint',
+           'MetricsLog', 'SetupError', 'Run', 'setup', 'run_steps', 'finish', 'train', 'plot_run', 'parse_args', 'main']
 
-# %% ../nbs/50_train.ipynb #6208c156
+# %% ../nbs/50_train.ipynb #509bf3c7
 @dataclass
 class RunCfg:
     dir: str | None = doc(None, "run folder; default runs/<method>-<time>")
@@ -49,6 +49,8 @@ class ModelCfg:
     cache_dir: str | None = doc(None, "where pretrained weights are cached")
     init_from: str | None = doc(None, "run folder or checkpoint of this project to start from (stage 2)")
 
+
+# %% ../nbs/50_train.ipynb #2cc5af2e
 @dataclass
 class OptimCfg:
     lr: float = doc(5e-4, "peak learning rate (AdamW)")
@@ -73,6 +75,8 @@ class TrainCfg:
     cpu: bool = doc(False, "force CPU even when a GPU is present")
     log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
 
+
+# %% ../nbs/50_train.ipynb #ee0d01c2
 def default_config():
     "The full default config tree (the embedded default run): every registered method's and benchmark's group, the registry's defaults."
     Cfg = dataclasses.make_dataclass("TrainConfig", [
@@ -105,14 +109,19 @@ def warmup_cosine(step: int, warmup: int, total: int) -> float:
     if step < warmup: return (step + 1) / warmup
     return 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
+def lr_shape(schedule: str):
+    "The LR multiplier `(step, warmup, total) -> float` of `optim.schedule`: cosine (MERU) or constant, both after warmup."
+    if schedule == "cosine": return warmup_cosine
+    if schedule == "constant": return lambda s, w, t: min(1.0, (s + 1) / w) if w > 0 else 1.0
+    raise ValueError(f"optim.schedule must be cosine or constant, got {schedule!r}")
+
 def make_optimizer(named_params: list, cfg: OptimCfg, total_steps: int):
     "AdamW with decay only on matrices (not gains, biases, embeddings' scale, logit scale) + warmup-cosine schedule."
     decay = [p for n, p in named_params if p.requires_grad and p.ndim >= 2 and "logit_scale" not in n]
     no_decay = [p for n, p in named_params if p.requires_grad and (p.ndim < 2 or "logit_scale" in n)]
+    shape = lr_shape(cfg.schedule)
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
                             lr=cfg.lr, betas=tuple(cfg.betas), eps=cfg.eps)
-    if cfg.schedule not in ("cosine", "constant"): raise ValueError(f"optim.schedule must be cosine or constant, got {cfg.schedule!r}")
-    shape = warmup_cosine if cfg.schedule == "cosine" else (lambda s, w, t: min(1.0, (s + 1) / w) if w > 0 else 1.0)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: shape(s, cfg.warmup_steps, total_steps))
     return opt, sched
 
@@ -199,18 +208,18 @@ def _resume_point(cfg, run_dir: Path) -> Path | None:
 def _check_request(cfg, method, dataset) -> None:
     "Checks of values the builders accept but the run cannot use; raises ValueError naming the key."
     check_benchmarks(cfg.eval.benchmarks)
-    if cfg.optim.schedule not in ("cosine", "constant"): raise ValueError(f"optim.schedule must be cosine or constant, got {cfg.optim.schedule!r}")
+    lr_shape(cfg.optim.schedule)
     if cfg.data.batch_size < 1: raise ValueError(f"data.batch_size must be >= 1, got {cfg.data.batch_size}")
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
 
-# %% ../nbs/50_train.ipynb #958312f2
-def setup(cfg, quiet: bool = False) -> Run:
-    "Check the whole request, then make the run folder, the model, optimiser, data and trackers (see above)."
+# %% ../nbs/50_train.ipynb #d8b91018
+def _checked_request(cfg):
+    "(accelerator, method, dataset, model, run folder, resume point) after every check; raises `SetupError`, writes nothing."
     from accelerate import Accelerator
     from accelerate.utils import broadcast_object_list, set_seed
     kw = {k: v for k, v in (("mixed_precision", cfg.train.mixed_precision), ("gradient_accumulation_steps", cfg.train.grad_accum)) if v is not None}
-    try:   # everything that can be wrong with the request fails here, before a run folder is made
+    try:
         acc = Accelerator(cpu=cfg.train.cpu or not torch.cuda.is_available(), log_with=_log_with(cfg) or None,
                           project_dir=cfg.run.dir or "runs", **kw)
         method = get_method(cfg.method.name)(getattr(cfg.method, cfg.method.name))
@@ -223,9 +232,15 @@ def setup(cfg, quiet: bool = False) -> Run:
         run_dir = [cfg.run.dir or _default_run_dir(cfg)]
         broadcast_object_list(run_dir)                       # every process uses the main process's folder name
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
-        resume = _resume_point(cfg, run_dir)
+        return acc, method, dataset, model, run_dir, _resume_point(cfg, run_dir)
     except (KeyError, ValueError, FileNotFoundError, FileExistsError, TypeError) as e:
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
+
+
+# %% ../nbs/50_train.ipynb #afc8cece
+def setup(cfg, quiet: bool = False) -> Run:
+    "Check the whole request, then make the run folder, the model, optimiser, data and trackers (see above)."
+    acc, method, dataset, model, run_dir, resume = _checked_request(cfg)
     if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / "plots")   # benchmarks' figures go with the run
     stream = isinstance(dataset, IterableDataset)   # splits itself across processes and workers; not prepared
     if cfg.train.epochs is not None:
@@ -252,7 +267,7 @@ def setup(cfg, quiet: bool = False) -> Run:
     return Run(cfg, acc, method, dataset, model, opt, sched, dl, sampler, stream, state, run_dir, resume,
                (lambda *a: None) if quiet else acc.print, MetricsLog(run_dir, acc))
 
-# %% ../nbs/50_train.ipynb #638c3796
+# %% ../nbs/50_train.ipynb #9d151ce0
 def _epoch_loader(run: Run, epoch: int, offset: int):
     "The batches of `epoch` from batch `offset` on (a resumed run skips what it already read)."
     if run.stream:
@@ -261,6 +276,8 @@ def _epoch_loader(run: Run, epoch: int, offset: int):
     run.sampler.set_epoch(epoch)
     return run.acc.skip_first_batches(run.dl, offset) if offset else run.dl
 
+
+# %% ../nbs/50_train.ipynb #c3d0bbd4
 def run_steps(run: Run, quiet: bool = False) -> int:
     "Train until `train.steps` optimizer steps: log, evaluate, checkpoint on schedule; returns the last step."
     from tqdm.auto import tqdm

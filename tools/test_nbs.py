@@ -1,16 +1,40 @@
 #!/usr/bin/env python
 """Run the notebooks' tests (as `nbdev_test` does) and end with a summary line `N passed, M failed`.
 
+Before running, each notebook file is checked as it is committed: every cell that draws (matplotlib) must hold its
+saved image (notebooks are committed executed: `python tools/run_nbs.py NB`), and no exported cell may be over
+MAX_EXPORT_LINES lines (one function or class per cell). A cell may opt out with a comment saying why:
+`# no figure: <why>` or `# long cell: <why>`.
+
     python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
     python tools/test_nbs.py --path nbs/06_core.hiershapes.ipynb
 """
-import argparse, multiprocessing, os, sys, time, traceback
+import argparse, json, multiprocessing, os, re, sys, time, traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+MAX_EXPORT_LINES = 40
+_DRAWS = re.compile(r"\bplt\.|\.subplots\(|\bplot_\w+\(")
+
+
+def lint(fn) -> list[str]:
+    "Problems of a committed notebook: drawing cells without a saved image, exported cells over MAX_EXPORT_LINES."
+    out = []
+    for i, c in enumerate(json.loads(Path(fn).read_text())["cells"]):
+        if c["cell_type"] != "code": continue
+        s = "".join(c["source"]); first = s.lstrip().split("\n", 1)[0]
+        n = len([l for l in s.splitlines() if not l.startswith("#|")])
+        if first.startswith("#| export") and n > MAX_EXPORT_LINES and "# long cell:" not in s:
+            out.append(f"cell {i}: exported cell of {n} lines (> {MAX_EXPORT_LINES}): one function or class per cell")
+        elif not first.startswith(("#| export", "#| hide")) and _DRAWS.search(s) and "# no figure:" not in s \
+                and not any("image/png" in o.get("data", {}) for o in c.get("outputs", [])):
+            out.append(f"cell {i}: draws but holds no saved figure (execute it: python tools/run_nbs.py {Path(fn).name})")
+    return out
 
 
 def _run(fn, skip_flags, force_flags):
@@ -52,6 +76,10 @@ def main(argv=None):
             results.append((fn, ok))
             print(f"{'PASS' if ok else 'FAIL'}  {dt:6.1f}s  {Path(fn).name}", flush=True)
     failed = [f for f, ok in results if not ok]
+    for f in files:
+        problems = lint(f)
+        for pr in problems: print(f"{f.name}: {pr}")
+        if problems and str(f.resolve()) not in failed: failed.append(str(f.resolve()))
     for f in failed:
         print(f"failed: {f}")
     print(f"{time.time() - t0:.0f}s for {len(results)} notebooks (flags run: {force or 'none'})")

@@ -4,9 +4,9 @@
 
 # %% ../../nbs/80_eval.suite.ipynb #95334e81
 from __future__ import annotations
-import dataclasses, inspect, json, os, re
+import dataclasses, inspect, json, os
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -16,10 +16,10 @@ import yaml
 from torch import Tensor, nn
 from torch.utils.data import DataLoader, Subset
 
-from ..core.config import ConfigError, apply, config_help, doc
+from ..core.config import ConfigError, apply, doc
 from ..core.data import FIELDS, Collator, expand_fields
 from ..core.models import build_model, find_checkpoint, load_state
-from ..core.registry import BENCHMARKS
+from ..core.registry import BENCHMARKS, params_group
 
 # %% auto #0
 __all__ = ['EvalCfg', 'eval_config_class', 'eval_config', 'benchmark_params', 'register_benchmark', 'check_benchmarks',
@@ -41,10 +41,7 @@ class EvalCfg:
 
 def eval_config_class() -> type:
     "`EvalCfg` plus one config group per registered benchmark that declares `Params`; `benchmarks` defaults to the registry's suite."
-    fs = [("benchmarks", list[str], doc(list(BENCHMARKS.default), f"benchmarks to run: any of {sorted(BENCHMARKS)}"))]
-    fs += [(n, b.Params, field(default_factory=b.Params)) for n, b in sorted(BENCHMARKS.items())
-           if dataclasses.is_dataclass(getattr(b, "Params", None))]
-    return dataclasses.make_dataclass("EvalConfig", fs, bases=(EvalCfg,))
+    return params_group(BENCHMARKS, "eval", ("benchmarks", list[str], "benchmarks to run"), base=EvalCfg)
 
 def eval_config(*overrides: str, **shared):
     "The full evaluation config: `shared` keys of `EvalCfg`, then `key=value` overrides (e.g. 'pep.hierarcaps=FILE')."
@@ -87,7 +84,15 @@ def run_benchmarks(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
         for k in r: seen[k] = seen.get(k, 0) + 1
     return {(f"{b}/{k}" if seen[k] > 1 else k): float(v) for b, r in per.items() for k, v in r.items()}
 
-# %% ../../nbs/80_eval.suite.ipynb #f592abc3
+# %% ../../nbs/80_eval.suite.ipynb #12250ba3
+def shard_indices(n: int, num_processes: int, process_index: int) -> list[int]:
+    "Contiguous shard of `range(n)` for one process, padded with the last index to ceil(n / num_processes) entries."
+    if n < 1: raise ValueError(f"cannot shard an empty dataset (n={n})")
+    s = -(-n // num_processes)
+    return [min(process_index * s + k, n - 1) for k in range(s)]
+
+
+# %% ../../nbs/80_eval.suite.ipynb #9508d206
 def _device(model, accelerator=None) -> torch.device:
     if accelerator is not None: return accelerator.device
     p = next(iter(model.parameters()), None) if isinstance(model, nn.Module) else None
@@ -95,12 +100,6 @@ def _device(model, accelerator=None) -> torch.device:
 
 def _autocast(accelerator):
     return accelerator.autocast() if accelerator is not None and hasattr(accelerator, "autocast") else nullcontext()
-
-def shard_indices(n: int, num_processes: int, process_index: int) -> list[int]:
-    "Contiguous shard of `range(n)` for one process, padded with the last index to ceil(n / num_processes) entries."
-    if n < 1: raise ValueError(f"cannot shard an empty dataset (n={n})")
-    s = -(-n // num_processes)
-    return [min(process_index * s + k, n - 1) for k in range(s)]
 
 def _cat_padded(parts: list[Tensor]) -> Tensor:
     "Concatenate along dim 0, zero-padding dim 1 to the longest (box fields differ in M between batches)."
@@ -116,9 +115,24 @@ def _gather(accelerator, v: Tensor) -> Tensor:
     if v.ndim > 1: v = accelerator.pad_across_processes(v, dim=1).to(v.dtype)   # its padding can promote dtypes
     return accelerator.gather(v).to(dtype)
 
+
+# %% ../../nbs/80_eval.suite.ipynb #7110bb65
 _MASKS = {"tier_negatives": "tier_negatives_valid", "rank_negatives": "rank_negatives_valid",
           "hard_negatives": "hard_negatives_valid", "box_images": "boxes_valid", "box_texts": "boxes_valid"}
 
+def _embed_field(model, batch, k: str, names) -> Tensor:
+    "Field `k` of a collated batch: embeddings for image / text fields (masked entries zeroed), values otherwise."
+    v, kind = batch[k], FIELDS[k].kind
+    if kind in ("image", "text"): return (model.encode_image if kind == "image" else model.encode_text)(v).float()
+    if kind in ("images", "texts"):
+        enc = model.encode_image if kind == "images" else model.encode_text
+        v = enc(v.flatten(0, 1)).float().unflatten(0, v.shape[:2])
+        mask = _MASKS.get(k)
+        if mask in names: v = v * batch[mask][..., None]   # padding and placeholders embed to 0
+    return v
+
+
+# %% ../../nbs/80_eval.suite.ipynb #596c9f10
 def encode_texts(model, texts: Sequence[str], batch_size: int = 256, accelerator=None) -> Tensor:
     "Embed a list of strings in batches, as float32 [n, D] on the CPU. No collectives: each process embeds all of them."
     dev, out = _device(model, accelerator), []
@@ -128,6 +142,8 @@ def encode_texts(model, texts: Sequence[str], batch_size: int = 256, accelerator
     if not out: raise ValueError("no texts to encode")
     return torch.cat(out)
 
+
+# %% ../../nbs/80_eval.suite.ipynb #d3400ce7
 def embed_dataset(model, dataset, fields: Iterable[str], batch_size: int = 256, accelerator=None,
                   num_workers: int = 0) -> dict[str, Tensor]:
     """Embed `fields` of every sample of `dataset`, as `{field: tensor [N, ...]}` on the CPU in dataset order.
@@ -138,30 +154,23 @@ def embed_dataset(model, dataset, fields: Iterable[str], batch_size: int = 256, 
     process must call this function."""
     names = [f for f in FIELDS if f in expand_fields([*fields, "index"])]
     n, P = len(dataset), (accelerator.num_processes if accelerator is not None else 1)
-    data = Subset(dataset, shard_indices(n, P, accelerator.process_index)) if P > 1 else dataset
     if n < 1: raise ValueError("cannot embed an empty dataset")
+    data = Subset(dataset, shard_indices(n, P, accelerator.process_index)) if P > 1 else dataset
     dl = DataLoader(data, batch_size=batch_size, shuffle=False, num_workers=num_workers,
                     collate_fn=Collator(model.tokenizer, fields=names, keep_raw=False))
     dev, parts = _device(model, accelerator), {k: [] for k in names}
     with torch.no_grad(), _autocast(accelerator):
         for batch in dl:
             batch = batch.to(dev)
-            for k in names:
-                v, kind = batch[k], FIELDS[k].kind
-                if kind in ("image", "text"): v = (model.encode_image if kind == "image" else model.encode_text)(v).float()
-                elif kind in ("images", "texts"):
-                    enc = model.encode_image if kind == "images" else model.encode_text
-                    v = enc(v.flatten(0, 1)).float().unflatten(0, v.shape[:2])
-                    mask = _MASKS.get(k)
-                    if mask in names: v = v * batch[mask][..., None]   # padding and placeholders embed to 0
-                parts[k].append(v)
+            for k in names: parts[k].append(_embed_field(model, batch, k, names))
     out = {}
     for k in names:                                      # same collectives, same order, on every process
         v = _cat_padded(parts[k])
         out[k] = (_gather(accelerator, v)[:n] if P > 1 else v).cpu()
     return out
 
-# %% ../../nbs/80_eval.suite.ipynb #5b2cd12c
+
+# %% ../../nbs/80_eval.suite.ipynb #363e5d49
 def _plain(x):
     if isinstance(x, dict): return {str(k): _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)): return [_plain(v) for v in x]
@@ -179,6 +188,8 @@ def write_json(results: dict, path: str | Path) -> Path:
         if tmp.exists(): tmp.unlink()
     return path
 
+
+# %% ../../nbs/80_eval.suite.ipynb #a781f49a
 def find_run_dir(path: str | Path) -> Path:
     "The run folder of `path`: `path` itself or its nearest parent (up to 3 levels) holding `config.yaml`."
     p = Path(path)
@@ -188,6 +199,8 @@ def find_run_dir(path: str | Path) -> Path:
     raise FileNotFoundError(f"no config.yaml in {p} or its parents; expected a run folder RUN/config.yaml "
                             "or a checkpoint RUN/checkpoints/step_XXXXXXX")
 
+
+# %% ../../nbs/80_eval.suite.ipynb #ea6a32b5
 def load_run_model(path: str | Path, run_cfg: dict | None = None):
     "(model, checkpoint): the model of the run holding `path`, built from its config's `model` group, with the weights of `find_checkpoint(path)`."
     run = find_run_dir(path)
