@@ -62,4 +62,5 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
 if __name__ == "__main__":
     try: main()
     except (ConfigError, FileNotFoundError, KeyError) as e:   # a user's mistake: the message, not a traceback
-        sys.exit(f"python -m argent_nb.evaluate: error: {e.args[0] if isinstance(e, KeyError) and e.args else e}")
+        print(f"python -m argent_nb.evaluate: error: {e.args[0] if isinstance(e, KeyError) and e.args else e}", file=sys.stderr)
+        sys.exit(2)

@@ -23,7 +23,7 @@ __all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_con
            'warmup_cosine', 'lr_shape', 'make_optimizer', 'TrainState', 'save_checkpoint', 'latest_checkpoint',
            'MetricsLog', 'SetupError', 'Run', 'setup', 'run_steps', 'finish', 'train', 'plot_run', 'parse_args', 'main']
 
-# %% ../nbs/50_train.ipynb #509bf3c7
+# %% ../nbs/50_train.ipynb #392bcc5c
 @dataclass
 class RunCfg:
     dir: str | None = doc(None, "run folder; default runs/<method>-<time>")
@@ -50,7 +50,7 @@ class ModelCfg:
     init_from: str | None = doc(None, "run folder or checkpoint of this project to start from (stage 2)")
 
 
-# %% ../nbs/50_train.ipynb #2cc5af2e
+# %% ../nbs/50_train.ipynb #549ed956
 @dataclass
 class OptimCfg:
     lr: float = doc(5e-4, "peak learning rate (AdamW)")
@@ -76,7 +76,7 @@ class TrainCfg:
     log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
 
 
-# %% ../nbs/50_train.ipynb #ee0d01c2
+# %% ../nbs/50_train.ipynb #4f9e16c7
 def default_config():
     "The full default config tree (the embedded default run): every registered method's and benchmark's group, the registry's defaults."
     Cfg = dataclasses.make_dataclass("TrainConfig", [
@@ -213,7 +213,7 @@ def _check_request(cfg, method, dataset) -> None:
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
 
-# %% ../nbs/50_train.ipynb #d8b91018
+# %% ../nbs/50_train.ipynb #d55dae67
 def _checked_request(cfg):
     "(accelerator, method, dataset, model, run folder, resume point) after every check; raises `SetupError`, writes nothing."
     from accelerate import Accelerator
@@ -237,7 +237,7 @@ def _checked_request(cfg):
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
 
-# %% ../nbs/50_train.ipynb #afc8cece
+# %% ../nbs/50_train.ipynb #6b2f58e9
 def setup(cfg, quiet: bool = False) -> Run:
     "Check the whole request, then make the run folder, the model, optimiser, data and trackers (see above)."
     acc, method, dataset, model, run_dir, resume = _checked_request(cfg)
@@ -267,7 +267,7 @@ def setup(cfg, quiet: bool = False) -> Run:
     return Run(cfg, acc, method, dataset, model, opt, sched, dl, sampler, stream, state, run_dir, resume,
                (lambda *a: None) if quiet else acc.print, MetricsLog(run_dir, acc))
 
-# %% ../nbs/50_train.ipynb #9d151ce0
+# %% ../nbs/50_train.ipynb #c37d4077
 def _epoch_loader(run: Run, epoch: int, offset: int):
     "The batches of `epoch` from batch `offset` on (a resumed run skips what it already read)."
     if run.stream:
@@ -277,7 +277,7 @@ def _epoch_loader(run: Run, epoch: int, offset: int):
     return run.acc.skip_first_batches(run.dl, offset) if offset else run.dl
 
 
-# %% ../nbs/50_train.ipynb #c3d0bbd4
+# %% ../nbs/50_train.ipynb #c6f200df
 def run_steps(run: Run, quiet: bool = False) -> int:
     "Train until `train.steps` optimizer steps: log, evaluate, checkpoint on schedule; returns the last step."
     from tqdm.auto import tqdm

@@ -4,7 +4,8 @@
     python tools/run_nbs.py nbs/02_core.geometry.ipynb nbs/04_core.lorentz.ipynb
     python tools/run_nbs.py --flags slow nbs/50_train.ipynb     # also run the cells flagged `slow`
 
-Cells carrying a `tst_flags` flag (settings.ini: slow, gpu) that is not asked for keep the outputs they had. Each
+Cells carrying a `tst_flags` flag (settings.ini: slow, gpu) that is not asked for, and `#| eval: false` cells, keep the
+outputs they had. Each
 notebook runs in its own folder (as `nbdev_test` runs it) with HF_HUB_OFFLINE=1 and the Agg backend; a failing cell
 stops the notebook, which is then left untouched. Run `nbdev_clean` afterwards (it keeps outputs, drops metadata).
 """
@@ -20,13 +21,16 @@ def _flags(src: str) -> set:
     return {m.group(1) for line in src.splitlines() if (m := re.fullmatch(r"#\|\s*(\w+)", line.strip()))}
 
 
+_NO_EVAL = re.compile(r"^#\|\s*eval:\s*false", re.M)   # nbdev's `#| eval: false`: never executed (e.g. `if __name__ == ...`)
+
+
 def run(path: Path, skip: set, timeout: int) -> float:
     import nbformat
     from nbconvert.preprocessors import ExecutePreprocessor
 
     class _Skipping(ExecutePreprocessor):
         def preprocess_cell(self, cell, resources, index):
-            if cell.cell_type == "code" and _flags(cell.source) & skip: return cell, resources
+            if cell.cell_type == "code" and (_flags(cell.source) & skip or _NO_EVAL.search(cell.source)): return cell, resources
             return super().preprocess_cell(cell, resources, index)
 
     nb = nbformat.read(path, as_version=4)

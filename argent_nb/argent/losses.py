@@ -54,13 +54,7 @@ def norm_regulariser(points: Tensor, geometry: LorentzGeometry, valid: Tensor | 
     if detach_boundary: rb = rb.detach()
     return masked_mean(F.relu(rb - torch.linalg.vector_norm(points, dim=-1)) ** 2, valid)
 
-# %% ../../nbs/40_argent.losses.ipynb #ab2b9664
-HYCOCLIP_PAIRS = (("text_image", "text", "image", 0.7), ("tbox_ibox", "box_text", "box_image", 0.7),
-                  ("ibox_image", "box_image", "image", 1.2), ("tbox_text", "box_text", "text", 1.2))
-"HyCoCLIP's entailment pairs (name, parent, child, aperture factor); the parent is the more generic side."
-ENTAILMENT_REDUCTIONS = ("mean", "code")
-
-
+# %% ../../nbs/40_argent.losses.ipynb #8462bda7
 def _check_batch(image, text, box_image=None, box_text=None, box_valid=None) -> dict:
     "Validate [B, D] embeddings (and the box mask [B]); return name -> tensor plus the mask."
     e = {"image": image, "text": text}
@@ -77,7 +71,7 @@ def _check_batch(image, text, box_image=None, box_text=None, box_valid=None) -> 
         e["box_valid"] = box_valid.to(device=image.device, dtype=torch.bool)
     return e
 
-
+# %% ../../nbs/40_argent.losses.ipynb #4c793c2a
 def _monitors(e: dict, geometry: LorentzGeometry) -> dict:
     "Detached mean space norm of each component and the fraction of parents inside the norm boundary."
     with torch.no_grad():
@@ -90,33 +84,11 @@ def _monitors(e: dict, geometry: LorentzGeometry) -> dict:
         out["parents_inside"] = sum(inside) / len(inside)
     return out
 
-
-def _hycoclip_contrastive(e: dict, scale, geometry, all_image, all_text, offset) -> dict:
-    all_image = e["image"] if all_image is None else all_image
-    all_text = e["text"] if all_text is None else all_text
-    v = e["box_valid"]
-    one = lambda x, y, all_y, valid=None: contrastive_loss(x, y, geometry, scale, symmetric=False, valid=valid,
-                                                           all_b=all_y, offset=offset)
-    return {"ce_image": one(e["image"], e["text"], all_text), "ce_text": one(e["text"], e["image"], all_image),
-            "ce_box_image": one(e["box_image"], e["text"], all_text, v),
-            "ce_box_text": one(e["box_text"], e["image"], all_image, v)}
-
-
-def _pair_valid(e: dict, parent: str, child: str):
-    return None if "box" not in parent + child else e["box_valid"]
-
-
+# %% ../../nbs/40_argent.losses.ipynb #27feb190
 def _parts(d: dict) -> dict:
     return {k: v.detach() for k, v in d.items()}
 
-
-def _parents_norm_loss(e: dict, geometry: LorentzGeometry, detach_boundary: bool = True) -> Tensor:
-    "The norm regulariser (SPEC 5.2) over the parents of a batch: texts, and valid text boxes and image boxes."
-    v = e["box_valid"]
-    parents = torch.cat([e["text"], e["box_text"], e["box_image"]])
-    return norm_regulariser(parents, geometry, torch.cat([torch.ones_like(v), v, v]), detach_boundary)
-
-
+# %% ../../nbs/40_argent.losses.ipynb #b3331653
 def meru_loss(image: Tensor, text: Tensor, scale: Tensor | float, geometry: LorentzGeometry, *,
               all_image: Tensor | None = None, all_text: Tensor | None = None, offset: int = 0,
               entail_weight: float = 0.2, aperture_factor: float = 1.0) -> dict:
@@ -129,6 +101,35 @@ def meru_loss(image: Tensor, text: Tensor, scale: Tensor | float, geometry: Lore
     return {"loss": cont + entail_weight * ent, **_parts({"contrastive": cont, "entailment": ent}), **mon,
             **_monitors(e, geometry)}
 
+# %% ../../nbs/40_argent.losses.ipynb #62eba843
+HYCOCLIP_PAIRS = (("text_image", "text", "image", 0.7), ("tbox_ibox", "box_text", "box_image", 0.7),
+                  ("ibox_image", "box_image", "image", 1.2), ("tbox_text", "box_text", "text", 1.2))
+"HyCoCLIP's entailment pairs (name, parent, child, aperture factor); the parent is the more generic side."
+
+# %% ../../nbs/40_argent.losses.ipynb #25f1a971
+def _hycoclip_contrastive(e: dict, scale, geometry, all_image, all_text, offset) -> dict:
+    all_image = e["image"] if all_image is None else all_image
+    all_text = e["text"] if all_text is None else all_text
+    v = e["box_valid"]
+    one = lambda x, y, all_y, valid=None: contrastive_loss(x, y, geometry, scale, symmetric=False, valid=valid,
+                                                           all_b=all_y, offset=offset)
+    return {"ce_image": one(e["image"], e["text"], all_text), "ce_text": one(e["text"], e["image"], all_image),
+            "ce_box_image": one(e["box_image"], e["text"], all_text, v),
+            "ce_box_text": one(e["box_text"], e["image"], all_image, v)}
+
+# %% ../../nbs/40_argent.losses.ipynb #87e96585
+def _pair_valid(e: dict, parent: str, child: str):
+    return None if "box" not in parent + child else e["box_valid"]
+
+# %% ../../nbs/40_argent.losses.ipynb #e76977be
+def _parents_norm_loss(e: dict, geometry: LorentzGeometry, detach_boundary: bool = True) -> Tensor:
+    "The norm regulariser (SPEC 5.2) over the parents of a batch: texts, and valid text boxes and image boxes."
+    v = e["box_valid"]
+    parents = torch.cat([e["text"], e["box_text"], e["box_image"]])
+    return norm_regulariser(parents, geometry, torch.cat([torch.ones_like(v), v, v]), detach_boundary)
+
+# %% ../../nbs/40_argent.losses.ipynb #3c6fde9c
+ENTAILMENT_REDUCTIONS = ("mean", "code")
 
 def hycoclip_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tensor, box_valid: Tensor | None,
                   scale: Tensor | float, geometry: LorentzGeometry, *, all_image: Tensor | None = None,
@@ -151,7 +152,7 @@ def hycoclip_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tens
         loss = loss + norm_weight * parts["norm"]
     return {"loss": loss, **_parts(parts), **_monitors(e, geometry)}
 
-
+# %% ../../nbs/40_argent.losses.ipynb #cfadd9af
 def argent_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tensor, box_valid: Tensor | None,
                 scale: Tensor | float, geometry: LorentzGeometry, *, all_image: Tensor | None = None,
                 all_text: Tensor | None = None, offset: int = 0, ada_weight: float = 0.2, norm_weight: float = 1.0,

@@ -18,13 +18,27 @@ from ..core.registry import Method, register_method
 # %% auto #0
 __all__ = ['BoxParams', 'MERU', 'HyCoCLIP', 'ARGENT']
 
-# %% ../../nbs/41_argent.method.ipynb #7c36917b
+# %% ../../nbs/41_argent.method.ipynb #ac35df93
 @dataclass
 class BoxParams:
     "How HyCoCLIP and ARGENT pick the one object box of a sample."
     box_pick: str = doc("random", "which box of a sample: random | first (the subject in HierShapes)")
     box_seed: int = doc(0, "seed of the box choice (with the step)")
 
+_BOX_FIELDS = {f.name for f in fields(BoxParams)}
+
+# %% ../../nbs/41_argent.method.ipynb #9763d04c
+def _with_one_box(batch, params: BoxParams, calls: int) -> tuple:
+    """(images, captions, has box): the batch's images and captions with one box crop / noun phrase per sample appended
+    as rows B..2B-1, picked by `pick_boxes` with a generator seeded from `params.box_seed` and the forward count `calls`."""
+    images, texts, B = batch.images, batch.captions, batch.images.shape[0]
+    g = torch.Generator().manual_seed(params.box_seed * 1_000_003 + calls)
+    idx, has = pick_boxes(batch.boxes_valid.cpu(), params.box_pick, g)
+    idx, has = idx.to(images.device), has.to(images.device)
+    ar = torch.arange(B, device=images.device)
+    return torch.cat([images, batch.box_images[ar, idx]]), torch.cat([texts, batch.box_texts[ar, idx]]), has
+
+# %% ../../nbs/41_argent.method.ipynb #3d689fa9
 class _Lorentz(Method):
     """Shared forward and loss of the hyperbolic methods: images (+ one box crop) and captions (+ its noun phrase) in
     one call, then `objective` (a loss of `argent.losses`) with every `Params` field outside `BoxParams` as a keyword."""
@@ -46,13 +60,7 @@ class _Lorentz(Method):
         """(embeddings, scale, geometry, gather kwargs): embeddings are (image, text) for MERU and
         (image, text, box image, box text, has box) with boxes; the gather kwargs carry the all-process rows."""
         B = batch.images.shape[0]
-        images, texts = batch.images, batch.captions
-        if self.boxes:
-            g = torch.Generator().manual_seed(self.params.box_seed * 1_000_003 + self.calls)
-            idx, has = pick_boxes(batch.boxes_valid.cpu(), self.params.box_pick, g)
-            idx, has = idx.to(images.device), has.to(images.device)
-            ar = torch.arange(B, device=images.device)
-            images = torch.cat([images, batch.box_images[ar, idx]]); texts = torch.cat([texts, batch.box_texts[ar, idx]])
+        images, texts, has = _with_one_box(batch, self.params, self.calls) if self.boxes else (batch.images, batch.captions, None)
         self.calls += 1
         out = model(images=images, texts=texts)
         geo = unwrap_model(model).geometry          # after the forward: the curvature's graph is this step's
@@ -71,8 +79,7 @@ class _Lorentz(Method):
     def state_dict(self): return {"calls": self.calls}
     def load_state_dict(self, s): self.calls = int(s["calls"])
 
-_BOX_FIELDS = {f.name for f in fields(BoxParams)}
-
+# %% ../../nbs/41_argent.method.ipynb #6880a91f
 @register_method
 class MERU(_Lorentz):
     "MERU (Desai et al., 2023): hyperbolic contrastive + entailment cone of (caption, image)."
@@ -83,6 +90,7 @@ class MERU(_Lorentz):
     class Params:
         entail_weight: float = doc(0.2, "weight of the entailment hinge")
 
+# %% ../../nbs/41_argent.method.ipynb #5e133ac7
 @register_method
 class HyCoCLIP(_Lorentz):
     "HyCoCLIP (Pal et al., 2025): MERU + one object box per sample, 4 contrastive terms and 4 entailment pairs."
@@ -95,6 +103,7 @@ class HyCoCLIP(_Lorentz):
         entailment_reduction: str = doc("mean", "mean (SPEC 4) | code (released code: 0.5 x sum)")
         norm_weight: float = doc(0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)")
 
+# %% ../../nbs/41_argent.method.ipynb #d10ce6e7
 @register_method
 class ARGENT(_Lorentz):
     "ARGENT: HyCoCLIP's contrastive terms + adaptive entailment (AdaEnt) + the norm regulariser (SPEC 5)."

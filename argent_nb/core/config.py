@@ -10,12 +10,24 @@ from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['ConfigError', 'config_keys', 'set_key', 'apply', 'to_dict', 'load_config', 'save_config', 'config_help', 'doc']
+__all__ = ['ConfigError', 'doc', 'config_keys', 'set_key', 'apply', 'load_config', 'to_dict', 'save_config', 'config_help']
 
-# %% ../../nbs/00_core.config.ipynb #3c1d01a2
+# %% ../../nbs/00_core.config.ipynb #c3c66889
 class ConfigError(ValueError):
     "A config key or value that does not fit the config's schema."
 
+# %% ../../nbs/00_core.config.ipynb #b9dff31b
+def _deepcopy(cfg):
+    import copy
+    return copy.deepcopy(cfg)
+
+def doc(default, text: str, **kw):
+    "A dataclass field with a default and a help text shown by `config_help`."
+    if isinstance(default, (list, dict)) or is_dataclass(default):
+        return field(default_factory=lambda: _deepcopy(default), metadata={"doc": text}, **kw)
+    return field(default=default, metadata={"doc": text}, **kw)
+
+# %% ../../nbs/00_core.config.ipynb #811e2740
 def _leaves(cfg, prefix="") -> dict:
     out = {}
     for f in fields(cfg):
@@ -28,9 +40,7 @@ def config_keys(cfg) -> dict:
     "Every leaf key of `cfg` with its current value, in declaration order."
     return {k: v for k, (v, _) in _leaves(cfg).items()}
 
-def _hint(cfg, name):
-    return typing.get_type_hints(type(cfg))[name]
-
+# %% ../../nbs/00_core.config.ipynb #d86367e7
 def _coerce(value, tp, key):
     "Convert a YAML-parsed `value` to the annotated type `tp`, or raise ConfigError naming `key`."
     origin, args = typing.get_origin(tp), typing.get_args(tp)
@@ -41,7 +51,7 @@ def _coerce(value, tp, key):
             if a is type(None): continue
             try: return _coerce(value, a, key)
             except ConfigError as e: errs.append(str(e))
-        raise ConfigError(f"{key}: {value!r} fits none of {tp}")
+        raise ConfigError(f"{key}: {value!r} fits none of {tp} ({'; '.join(errs)})")
     if tp is typing.Any: return value
     if origin in (list, tuple):
         if isinstance(value, str): value = [value] if value else []
@@ -68,6 +78,10 @@ def _coerce(value, tp, key):
         return str(value)
     return value
 
+# %% ../../nbs/00_core.config.ipynb #6142ff0b
+def _hint(cfg, name):
+    return typing.get_type_hints(type(cfg))[name]
+
 def set_key(cfg, key: str, value):
     "Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type."
     parts, node = key.split("."), cfg
@@ -85,6 +99,14 @@ def set_key(cfg, key: str, value):
                 return
             setattr(node, p, _coerce(value, _hint(node, p), key))
 
+# %% ../../nbs/00_core.config.ipynb #d0e797d1
+def _flatten(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and v and all(isinstance(x, str) for x in v): out.update(_flatten(v, f"{prefix}{k}."))
+        else: out[f"{prefix}{k}"] = v
+    return out
+
 def apply(cfg, data: dict | None = None, overrides: typing.Sequence[str] = ()):
     "Apply a nested dict (e.g. from yaml) and then `key=value` strings to a copy of `cfg`; returns the copy."
     cfg = _deepcopy(cfg)
@@ -95,21 +117,7 @@ def apply(cfg, data: dict | None = None, overrides: typing.Sequence[str] = ()):
         set_key(cfg, k.strip(), yaml.safe_load(v) if v.strip() else "")
     return cfg
 
-def _deepcopy(cfg):
-    import copy
-    return copy.deepcopy(cfg)
-
-def _flatten(d: dict, prefix: str = "") -> dict:
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict) and v and all(isinstance(x, str) for x in v): out.update(_flatten(v, f"{prefix}{k}."))
-        else: out[f"{prefix}{k}"] = v
-    return out
-
-def to_dict(cfg) -> dict:
-    "The config as a nested dict of plain values (what is saved as yaml)."
-    return dataclasses.asdict(cfg)
-
+# %% ../../nbs/00_core.config.ipynb #e80c9df3
 def load_config(default, path: str | Path | None = None, overrides: typing.Sequence[str] = ()):
     "Defaults <- yaml file at `path` <- `key=value` overrides."
     data = None
@@ -123,21 +131,21 @@ def load_config(default, path: str | Path | None = None, overrides: typing.Seque
         except ConfigError as e: raise ConfigError(f"in {path}: {e}") from None
     return apply(default, None, overrides)
 
+# %% ../../nbs/00_core.config.ipynb #4d3f0f57
+def to_dict(cfg) -> dict:
+    "The config as a nested dict of plain values (what is saved as yaml)."
+    return dataclasses.asdict(cfg)
+
 def save_config(cfg, path: str | Path):
     "Write the resolved config as yaml (atomically)."
     path = Path(path); tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False)); tmp.replace(path)
 
-def config_help(cfg, docs: dict | None = None) -> str:
+# %% ../../nbs/00_core.config.ipynb #a56c966c
+def config_help(cfg) -> str:
     "Every key with its default (and its doc, from field metadata `doc`)."
     lines = []
     for k, (v, f) in _leaves(cfg).items():
         doc = f.metadata.get("doc", "")
         lines.append(f"  {k} = {yaml.safe_dump(v, default_flow_style=True).strip().removesuffix('...').strip()}" + (f"    # {doc}" if doc else ""))
     return "\n".join(lines)
-
-def doc(default, text: str, **kw):
-    "A dataclass field with a default and a help text shown by `config_help`."
-    if isinstance(default, (list, dict)) or is_dataclass(default):
-        return field(default_factory=lambda: _deepcopy(default), metadata={"doc": text}, **kw)
-    return field(default=default, metadata={"doc": text}, **kw)

@@ -14,7 +14,7 @@ from torch import Tensor
 __all__ = ['HARD_NEGATIVE_TYPES', 'FIELDS', 'Node', 'FieldSpec', 'expand_fields', 'MissingFieldsError', 'check_fields', 'Batch',
            'get_tokenizer', 'Collator', 'Taxonomy']
 
-# %% ../../nbs/05_core.data.ipynb #8967febf
+# %% ../../nbs/05_core.data.ipynb #ebda1f16
 HARD_NEGATIVE_TYPES = ("relation", "attribute", "object", "action")
 "CE-CLIP's hard-negative types (SPEC 3); a sample's `hard_negative_types` holds indices into this tuple."
 
@@ -26,6 +26,7 @@ class FieldSpec:
     doc: str
     companions: tuple = ()          # fields that always travel with this one (masks, types)
 
+# %% ../../nbs/05_core.data.ipynb #ec769314
 FIELDS = {f.name: f for f in [
     FieldSpec("images", "image", "float image [3, H, W]"),
     FieldSpec("captions", "text", "the image's caption"),
@@ -49,6 +50,7 @@ FIELDS = {f.name: f for f in [
 ]}
 "Every field a dataset can provide and a method can need."
 
+# %% ../../nbs/05_core.data.ipynb #3fe93cc8
 def expand_fields(names: Iterable[str], what: str = "fields") -> frozenset:
     "Validate field `names` and close them under companions (a field's masks and types come with it)."
     names = list(names)
@@ -76,6 +78,7 @@ def check_fields(provided: Iterable[str], needed: Iterable[str],
     return need
 
 # %% ../../nbs/05_core.data.ipynb #0c492a73
+# long cell: one dataclass: a field per FIELDS entry plus four short methods
 @dataclass
 class Batch:
     "A collated batch; a field is `None` when the dataset does not provide it. See `FIELDS`."
@@ -123,7 +126,7 @@ class Batch:
             return v.to(dev) if dev is not None else v
         return dataclasses.replace(self, **{n: mv(getattr(self, n)) for n in FIELDS})
 
-# %% ../../nbs/05_core.data.ipynb #0dc0d314
+# %% ../../nbs/05_core.data.ipynb #c1b7e279
 def get_tokenizer(model_name: str | None = None, context_length: int | None = None) -> Callable:
     "open_clip's tokenizer for `model_name`, or CLIP's BPE tokenizer with `context_length` (default 77)."
     import open_clip
@@ -132,9 +135,55 @@ def get_tokenizer(model_name: str | None = None, context_length: int | None = No
     from open_clip.tokenizer import SimpleTokenizer
     return SimpleTokenizer(context_length=context_length or 77)
 
+# %% ../../nbs/05_core.data.ipynb #d17801e1
 def _where(i, s):
     return f"sample {i}" + (f" (index {s['index']})" if isinstance(s, dict) and "index" in s else "")
 
+def _same_len(vals, n, samples):
+    L0 = len(vals[0])
+    for i, v in enumerate(vals):
+        if len(v) != L0: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has {len(v)} entries, "
+                                          f"expected {L0} like {_where(0, samples[0])}")
+
+def _stack_images(vals, n, samples):
+    ref = None
+    for i, v in enumerate(vals):
+        if not isinstance(v, Tensor) or not v.is_floating_point():
+            raise TypeError(f"{_where(i, samples[i])}: field {n!r} must be a float tensor, got "
+                            f"{type(v).__name__}{'' if not isinstance(v, Tensor) else ' ' + str(v.dtype)}")
+        want = 3 if n == "images" else 4
+        if v.ndim != want: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has shape {tuple(v.shape)}, expected {want} dims "
+                                            f"({'[3, H, W]' if want == 3 else '[M, 3, H, W]'})")
+        if ref is None: ref = v.shape[-3:]
+        elif v.shape[-3:] != ref: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has image shape {tuple(v.shape[-3:])}, "
+                                                   f"expected {tuple(ref)} like sample 0")
+    return torch.stack(vals)
+
+# %% ../../nbs/05_core.data.ipynb #6c5ce76c
+def _pad(v, M, n, i, s):
+    k = len(v)
+    if k == M: return list(v) if not isinstance(v, Tensor) else v
+    if n == "boxes_valid": return list(v) + [False] * (M - k)
+    if n == "box_texts": return list(v) + [""] * (M - k)
+    v = torch.as_tensor(v) if not isinstance(v, Tensor) else v
+    if k == 0: raise ValueError(f"{_where(i, s)}: 'box_images' is empty; give a [0, 3, H, W] tensor via padding in the dataset")
+    return torch.cat([v, v.new_zeros(M - k, *v.shape[1:])])
+
+def _tokenize_texts(tokenizer, texts: dict, keep_raw: bool) -> tuple[dict, dict]:
+    "One tokenizer call for every text of a batch: {field: (strings, shape)} -> (tokens [*shape, L] and raw strings per field)."
+    out, raw = {}, {}
+    flat = [t for v, _ in texts.values() for t in v]
+    tok = tokenizer(flat)
+    if not isinstance(tok, Tensor) or tok.ndim != 2 or tok.shape[0] != len(flat):
+        raise TypeError(f"tokenizer must map a list of n strings to a tensor [n, L], got {type(tok).__name__} "
+                        f"{getattr(tok, 'shape', '')} for n={len(flat)}")
+    start = 0
+    for n, (v, shape) in texts.items():
+        out[n] = tok[start:start + len(v)].reshape(*shape, tok.shape[1]); start += len(v)
+        if keep_raw: raw[n] = v if FIELDS[n].kind == "text" else [v[i:i + shape[1]] for i in range(0, len(v), max(shape[1], 1))]
+    return out, raw
+
+# %% ../../nbs/05_core.data.ipynb #2ed57b7b
 class Collator:
     "Collate sample dicts into a `Batch`, tokenising text fields with `tokenizer` (list[str] -> LongTensor [n, L])."
     def __init__(self, tokenizer: Callable, fields: Iterable[str] | None = None, keep_raw: bool = True):
@@ -153,8 +202,8 @@ class Collator:
         M = max((len(s["box_images"]) for s in samples), default=0) if "box_images" in names else 0
         for n in names:
             kind, vals = FIELDS[n].kind, [s[n] for s in samples]
-            if n in ("box_images", "box_texts", "boxes_valid"): vals = [self._pad(v, M, n, i, samples[i]) for i, v in enumerate(vals)]
-            if kind in ("texts", "ints", "bools", "images"): self._same_len(vals, n, samples)
+            if n in ("box_images", "box_texts", "boxes_valid"): vals = [_pad(v, M, n, i, samples[i]) for i, v in enumerate(vals)]
+            if kind in ("texts", "ints", "bools", "images"): _same_len(vals, n, samples)
             if kind == "text":
                 for i, v in enumerate(vals):
                     if not isinstance(v, str): raise TypeError(f"{_where(i, samples[i])}: field {n!r} is {type(v).__name__}, expected a string")
@@ -164,54 +213,15 @@ class Collator:
                     if not all(isinstance(t, str) for t in v): raise TypeError(f"{_where(i, samples[i])}: field {n!r} must be a list of strings")
                 texts[n] = ([t for v in vals for t in v], (len(vals), len(vals[0])))
             elif kind in ("image", "images"):
-                out[n] = self._stack_images(vals, n, samples)
+                out[n] = _stack_images(vals, n, samples)
             else:
                 out[n] = torch.as_tensor(vals, dtype=torch.bool if kind == "bools" else torch.long)
         if texts:  # one tokenizer call for every text of the batch
-            flat = [t for v, _ in texts.values() for t in v]
-            tok = self.tokenizer(flat)
-            if not isinstance(tok, Tensor) or tok.ndim != 2 or tok.shape[0] != len(flat):
-                raise TypeError(f"tokenizer must map a list of n strings to a tensor [n, L], got {type(tok).__name__} "
-                                f"{getattr(tok, 'shape', '')} for n={len(flat)}")
-            start = 0
-            for n, (v, shape) in texts.items():
-                out[n] = tok[start:start + len(v)].reshape(*shape, tok.shape[1]); start += len(v)
-                if self.keep_raw: raw[n] = v if FIELDS[n].kind == "text" else [v[i:i + shape[1]] for i in range(0, len(v), max(shape[1], 1))]
+            tokens, raw = _tokenize_texts(self.tokenizer, texts, self.keep_raw); out.update(tokens)
         return Batch(**out, raw=raw)
 
-    @staticmethod
-    def _same_len(vals, n, samples):
-        L0 = len(vals[0])
-        for i, v in enumerate(vals):
-            if len(v) != L0: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has {len(v)} entries, "
-                                              f"expected {L0} like {_where(0, samples[0])}")
-
-    @staticmethod
-    def _pad(v, M, n, i, s):
-        k = len(v)
-        if k == M: return list(v) if not isinstance(v, Tensor) else v
-        if n == "boxes_valid": return list(v) + [False] * (M - k)
-        if n == "box_texts": return list(v) + [""] * (M - k)
-        v = torch.as_tensor(v) if not isinstance(v, Tensor) else v
-        if k == 0: raise ValueError(f"{_where(i, s)}: 'box_images' is empty; give a [0, 3, H, W] tensor via padding in the dataset")
-        return torch.cat([v, v.new_zeros(M - k, *v.shape[1:])])
-
-    @staticmethod
-    def _stack_images(vals, n, samples):
-        ref = None
-        for i, v in enumerate(vals):
-            if not isinstance(v, Tensor) or not v.is_floating_point():
-                raise TypeError(f"{_where(i, samples[i])}: field {n!r} must be a float tensor, got "
-                                f"{type(v).__name__}{'' if not isinstance(v, Tensor) else ' ' + str(v.dtype)}")
-            want = 3 if n == "images" else 4
-            if v.ndim != want: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has shape {tuple(v.shape)}, expected {want} dims "
-                                                f"({'[3, H, W]' if want == 3 else '[M, 3, H, W]'})")
-            if ref is None: ref = v.shape[-3:]
-            elif v.shape[-3:] != ref: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has image shape {tuple(v.shape[-3:])}, "
-                                                       f"expected {tuple(ref)} like sample 0")
-        return torch.stack(vals)
-
 # %% ../../nbs/05_core.data.ipynb #dc0686f0
+# long cell: one class of short tree queries (most 1-4 lines); splitting it would scatter the API
 Node = tuple
 
 class Taxonomy:

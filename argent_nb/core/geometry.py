@@ -67,6 +67,7 @@ def _pairwise(op, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
     return torch.cat([op(xc[:, None], y[None]) for xc in x.split(chunk)])
 
 # %% ../../nbs/02_core.geometry.ipynb #b8d8aec2
+# long cell: the protocol is one abstract class; its abstract ops must be in the class body, and methods patched in later would escape __init_subclass__'s fp32 wrapping
 class Geometry(abc.ABC):
     "The embedding space as losses and metrics see it (SPEC 0.3): subclass and implement `embed`, `similarity`, `distance`."
     name: str = ""  # registry key
@@ -164,6 +165,7 @@ def get_geometry(name: str, **kwargs) -> Geometry:
     return GEOMETRIES[name](**kwargs)
 
 # %% ../../nbs/02_core.geometry.ipynb #e774d4fb
+# long cell: one class; ops patched in after the class body would escape __init_subclass__'s fp32 wrapping
 @register_geometry
 class CosineGeometry(Geometry):
     "CLIP's geometry: unit-normalised embeddings, cosine similarity, chord distance and straight paths in R^D."

@@ -47,14 +47,8 @@ TAXONOMY = Taxonomy([(SHAPE_SUPER[s], s, COLOUR_FAMILY[c], c, z) for s in SHAPES
 HELD_OUT = frozenset((SHAPES[i], COLOURS[(5 * i) % len(COLOURS)]) for i in range(len(SHAPES)))
 "Shape-colour compositions that never appear in the train/val/test splits (one per shape, every colour held out)."
 
-# %% ../../nbs/06_core.hiershapes.ipynb #03005eeb
+# %% ../../nbs/06_core.hiershapes.ipynb #082c554d
 ATTRS = ("superclass", "shape", "family", "colour", "size", "style")
-_WORD = {**{k: ("superclass", k) for k in SUPERCLASSES}, **{s: ("shape", s) for s in SHAPES},
-         **{k: ("family", k) for k in FAMILIES}, **{c: ("colour", c) for c in COLOURS},
-         **{z: ("size", z) for z in SIZES}, **{y: ("style", y) for y in STYLES}}
-_FILLER = {"a", "an", "shape"}
-PROMPT_PREFIXES = ("a photo of ", "a picture of ", "an image of ", "a rendering of ", "a drawing of ")
-"Prompt prefixes the parser accepts (zero-shot templates, RE's 'a picture of a ___')."
 
 @dataclass(frozen=True)
 class NP:
@@ -84,6 +78,7 @@ class NP:
         words = " ".join(adj + [noun])
         return ("an " if words[0] in "aeiou" else "a ") + words
 
+# %% ../../nbs/06_core.hiershapes.ipynb #8999d121
 @dataclass(frozen=True)
 class Caption:
     "NPs joined by 'and'; `rel` = (i, relation, j) says NP i is in `relation` to NP j."
@@ -106,6 +101,12 @@ class Caption:
         return (i, "left", j) if r == "to the left of" else (j, "left", i) if r == "to the right of" else \
                (i, "above", j) if r == "above" else (j, "above", i)
 
+# %% ../../nbs/06_core.hiershapes.ipynb #ccb4bc83
+_WORD = {**{k: ("superclass", k) for k in SUPERCLASSES}, **{s: ("shape", s) for s in SHAPES},
+         **{k: ("family", k) for k in FAMILIES}, **{c: ("colour", c) for c in COLOURS},
+         **{z: ("size", z) for z in SIZES}, **{y: ("style", y) for y in STYLES}}
+_FILLER = {"a", "an", "shape"}
+
 def _parse_np(chunk: str, text: str) -> NP:
     d = {}
     for w in chunk.split():
@@ -121,6 +122,10 @@ def _parse_np(chunk: str, text: str) -> NP:
         raise ValueError(f"{text!r} is inconsistent: {d}")
     # canonical form: drop what is implied (a shape names its superclass, a colour its family)
     return replace(np_, superclass=None if np_.shape else np_.superclass, family=None if np_.colour else np_.family)
+
+# %% ../../nbs/06_core.hiershapes.ipynb #05996214
+PROMPT_PREFIXES = ("a photo of ", "a picture of ", "an image of ", "a rendering of ", "a drawing of ")
+"Prompt prefixes the parser accepts (zero-shot templates, RE's 'a picture of a ___')."
 
 def parse(text: str) -> Caption:
     "Parse a HierShapes text (caption, tier, negative, noun phrase or rank text) into a `Caption`."
@@ -140,7 +145,7 @@ def parse(text: str) -> Caption:
         nps += [_parse_np(left, text), _parse_np(right, text)]; rel = (len(nps) - 2, r, len(nps) - 1)
     return Caption(tuple(nps), rel)
 
-# %% ../../nbs/06_core.hiershapes.ipynb #d5dd361e
+# %% ../../nbs/06_core.hiershapes.ipynb #0343f4c7
 @dataclass(frozen=True)
 class Obj:
     "One object of a scene; `box` = (x0, y0, x1, y1) in pixels, end-exclusive."
@@ -162,6 +167,7 @@ class Obj:
              "colour": self.colour, "size": self.size, "style": self.style}
         return all(d[a] == v for a, v in np_.implied().items())
 
+# %% ../../nbs/06_core.hiershapes.ipynb #b34fc0a8
 def relation_holds(a: Obj, b: Obj, rel: str) -> bool:
     "Whether `a rel b` holds on pixel boxes (strict: no shared column / row)."
     if rel in ("left", "to the left of"): return a.box[2] <= b.box[0]
@@ -170,6 +176,7 @@ def relation_holds(a: Obj, b: Obj, rel: str) -> bool:
     if rel == "below": return b.box[3] <= a.box[1]
     raise ValueError(f"unknown relation {rel!r}; expected one of {RELATIONS}")
 
+# %% ../../nbs/06_core.hiershapes.ipynb #f7d7d4e0
 def holds(scene, text) -> bool:
     "Whether `text` (string or `Caption`) is true of `scene` (a sequence of `Obj`)."
     c = parse(text)
@@ -179,6 +186,7 @@ def holds(scene, text) -> bool:
     i, r, j = c.canonical_rel()
     return any(relation_holds(a, b, r) for a in cands[i] for b in cands[j])
 
+# %% ../../nbs/06_core.hiershapes.ipynb #9175a2c6
 def entails(a, b) -> bool:
     "Whether text `a` entails text `b`: every scene where `a` holds, `b` holds (exact; see the derivation above)."
     a, b = parse(a), parse(b)
@@ -188,7 +196,7 @@ def entails(a, b) -> bool:
     (bi, br, bj), (ai, ar, aj) = b.canonical_rel(), a.canonical_rel()
     return br == ar and a.nps[ai].covers(b.nps[bi]) and a.nps[aj].covers(b.nps[bj])
 
-# %% ../../nbs/06_core.hiershapes.ipynb #6b4568ad
+# %% ../../nbs/06_core.hiershapes.ipynb #7981a6e9
 def _region(shape: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if shape == "circle": return x * x + y * y <= 1
     if shape == "ellipse": return x * x + (y / 0.55) ** 2 <= 1
@@ -215,6 +223,7 @@ def object_mask(o: Obj) -> np.ndarray:
     if o.style == "outlined": m = m & ~_region(o.shape, x / 0.55, y / 0.55)
     return m
 
+# %% ../../nbs/06_core.hiershapes.ipynb #e588b996
 def render(scene, size: int, rng: np.random.Generator) -> np.ndarray:
     "Render `scene` to a float32 HxWx3 image in [0, 1]."
     img = np.empty((size, size, 3), np.float32)
@@ -226,6 +235,7 @@ def render(scene, size: int, rng: np.random.Generator) -> np.ndarray:
         img[y0:y1, x0:x1][object_mask(o)] = col
     return np.clip(img, 0, 1, out=img)
 
+# %% ../../nbs/06_core.hiershapes.ipynb #1fc1c284
 def crop(img: np.ndarray, box: tuple, out: int, margin: int = 1) -> np.ndarray:
     "Crop `box` (plus `margin` pixels) from an HxWx3 image and resize it to out x out (nearest neighbour)."
     H, W = img.shape[:2]
@@ -266,16 +276,7 @@ def sample_scene(rng: np.random.Generator, size: int = 64, max_objects: int = 3,
         objs.append(Obj(shape, colour, sz, STYLES[rng.integers(2)], (x0, y0, x0 + side, y0 + side)))
     return objs
 
-# %% ../../nbs/06_core.hiershapes.ipynb #b39556e8
-def _first_false(scene, cands, rng, allowed) -> tuple:
-    """The first candidate, in a seeded random order, that is allowed and false for `scene`, with True; if there is
-    none, a placeholder (the first allowed candidate, else the empty text) with False."""
-    order = [cands[k] for k in rng.permutation(len(cands))]
-    ok = [c for c in order if allowed(c)]
-    for c in ok:
-        if not holds(scene, c): return c, True
-    return (ok[0] if ok else Caption()), False
-
+# %% ../../nbs/06_core.hiershapes.ipynb #8d236f46
 def _swap(c: Caption, k: int, **kw) -> Caption:
     nps = list(c.nps); nps[k] = replace(nps[k], **kw)
     return Caption(tuple(nps), c.rel)
@@ -298,6 +299,17 @@ def foil_candidates(c: Caption, kind: str) -> list:
     else: raise ValueError(f"unknown foil type {kind!r}; expected one of {HARD_NEGATIVE_TYPES}")
     return out
 
+# %% ../../nbs/06_core.hiershapes.ipynb #913873a6
+def _first_false(scene, cands, rng, allowed) -> tuple:
+    """The first candidate, in a seeded random order, that is allowed and false for `scene`, with True; if there is
+    none, a placeholder (the first allowed candidate, else the empty text) with False."""
+    order = [cands[k] for k in rng.permutation(len(cands))]
+    ok = [c for c in order if allowed(c)]
+    for c in ok:
+        if not holds(scene, c): return c, True
+    return (ok[0] if ok else Caption()), False
+
+# %% ../../nbs/06_core.hiershapes.ipynb #1f4459b7
 def make_texts(scene, rng: np.random.Generator, allow_held_out: bool) -> dict:
     "All text fields of a scene, as `Caption`s with validity flags (see the table above)."
     allowed = (lambda c: True) if allow_held_out else (lambda c: not mentions_held_out(c))
@@ -332,6 +344,7 @@ def make_texts(scene, rng: np.random.Generator, allow_held_out: bool) -> dict:
             "box_texts": [Caption((n,)) for n in nps]}
 
 # %% ../../nbs/06_core.hiershapes.ipynb #c79c6781
+# long cell: one Dataset class; __getitem__ is a flat list of per-field assignments
 class HierShapes(Dataset):
     """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
     Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""

@@ -202,6 +202,7 @@ def from_poincare(p: Tensor, c) -> Tensor:
     return 2 * p / (_c_like(c, p).sqrt() * (1 - (p * p).sum(-1, keepdim=True)))
 
 # %% ../../nbs/04_core.lorentz.ipynb #30c5a1c9
+# long cell: one class of one-line bindings of the functions above; ops patched in after the class body would escape __init_subclass__'s fp32 wrapping
 @register_geometry
 class LorentzGeometry(Geometry):
     "The hyperboloid of curvature -c (SPEC 0.2), points as space components [..., D]; MERU / HyCoCLIP / ARGENT."

@@ -49,7 +49,7 @@ def _check_ks(ks) -> tuple[int, ...]:
         raise ValueError(f"ks must be positive integers, got {ks}")
     return tuple(int(k) for k in ks)
 
-# %% ../../nbs/09_core.metrics.ipynb #cd74466c
+# %% ../../nbs/09_core.metrics.ipynb #036dc179
 def _positives_matrix(positives, n_queries: int, n_candidates: int, name: str = "positives") -> np.ndarray:
     "`positives` as a bool matrix [n_queries, n_candidates]: from a bool matrix, or from one iterable of indices per query."
     if isinstance(positives, (torch.Tensor, np.ndarray)):
@@ -74,6 +74,7 @@ def _positives_matrix(positives, n_queries: int, n_candidates: int, name: str = 
         pos[q, idx] = True
     return pos
 
+# %% ../../nbs/09_core.metrics.ipynb #5b054ee7
 def _hits(s: np.ndarray, pos: np.ndarray, ks: tuple[int, ...], query: str = "query") -> np.ndarray:
     "Bool [Nq, len(ks)]: does query q have a positive within the top-k (fewer than k negatives scoring >= it)?"
     empty = ~pos.any(1)

@@ -33,9 +33,9 @@ from .lorentz import LorentzGeometry, exp_map0
 
 # %% auto #0
 __all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'WEIGHT_SUFFIXES', 'MODALITIES', 'LOGIT_SCALE_MAX', 'CHECKPOINT_WEIGHTS',
-           'COMMON_ARCHS', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head', 'get_head',
-           'EuclideanHead', 'LorentzHead', 'HierModel', 'unwrap_model', 'LoadReport', 'find_checkpoint',
-           'read_state_dict', 'load_state', 'build_model', 'count_parameters']
+           'COMMON_ARCHS', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head', 'EuclideanHead',
+           'get_head', 'LorentzHead', 'HierModel', 'unwrap_model', 'find_checkpoint', 'read_state_dict', 'LoadReport',
+           'load_state', 'build_model', 'count_parameters']
 
 # %% ../../nbs/07_core.models.ipynb #cb4b6d84
 MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
@@ -47,7 +47,7 @@ ARGENT_MODEL_CONFIGS: dict[str, dict] = {p.stem: open_clip.get_model_config(p.st
                                          for p in sorted(MODEL_CONFIG_DIR.glob("*.json"))}
 "The project's named open_clip architectures for CPU work and tests (name -> config, as open_clip read it)."
 
-# %% ../../nbs/07_core.models.ipynb #911d9371
+# %% ../../nbs/07_core.models.ipynb #624a2d5b
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
 _FOLDER_WEIGHTS = (HF_SAFE_WEIGHTS_NAME, HF_WEIGHTS_NAME, "open_clip_pytorch_model.pth", "model.safetensors",
                    "pytorch_model.bin", "model.pth")  # preference order inside a weights folder
@@ -66,12 +66,12 @@ class PretrainedWeights:
         "What to pass to `open_clip.create_model(..., pretrained=)`."
         return self.path or self.tag
 
-
+# %% ../../nbs/07_core.models.ipynb #50ca353e
 def hub_offline() -> bool:
     "Whether huggingface_hub is in offline mode (`HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE` when it was imported)."
     return bool(hf_constants.HF_HUB_OFFLINE)
 
-
+# %% ../../nbs/07_core.models.ipynb #17c08d22
 def _weights_in_folder(folder: Path) -> Path | None:
     "The open_clip weights file in `folder`: a preferred name, else the only weights file; None if there is none."
     for n in _FOLDER_WEIGHTS:
@@ -94,7 +94,7 @@ def _hf_cached(repo: str, names: Sequence[str], cache_dir) -> str | None:
         except (LocalEntryNotFoundError, EntryNotFoundError): pass
     return None
 
-
+# %% ../../nbs/07_core.models.ipynb #4e1739ad
 def _no_weights(what: str, looked: list[str], fetch: str, path_hint: str) -> FileNotFoundError:
     where = "\n".join(f"  - {w}" for w in looked)
     return FileNotFoundError(
@@ -105,7 +105,29 @@ def _no_weights(what: str, looked: list[str], fetch: str, path_hint: str) -> Fil
         f"  2. pass a local weights file as {path_hint} (config: model.pretrained=/path/to/weights.safetensors; a "
         f".safetensors/.bin/.pt file of open_clip weights, or a folder holding one).")
 
+# %% ../../nbs/07_core.models.ipynb #994a6d3c
+def _cached_weights(cfg: dict, cache_dir) -> tuple[str | None, list[str], str, str]:
+    """The files of a tag's open_clip `cfg`, looked up without the network where open_clip would put them: (the path
+    found or None, the places looked at, how to fetch them, the path hint for the error)."""
+    looked, found, fetch, hint = [], None, "", "pretrained='/path/to/weights.safetensors'"
+    if cfg.get("file"):
+        looked.append(f"file named by the tag: {cfg['file']}")
+        if os.path.isfile(cfg["file"]): found = cfg["file"]
+    if found is None and cfg.get("hf_hub"):
+        repo, fname = os.path.split(cfg["hf_hub"])
+        names = _hub_names(fname or HF_WEIGHTS_NAME)
+        looked.append(f"Hugging Face cache {cache_dir or hf_constants.HF_HUB_CACHE}: repo {repo}, files {names}")
+        found = _hf_cached(repo, names, cache_dir)
+        fetch = f"`hf download {repo} {names[-1]} --cache-dir DIR`"
+        hint = f"pretrained='/path/to/{names[-1]}'"
+    if found is None and cfg.get("url"):
+        f = Path(os.path.expanduser(str(cache_dir or "~/.cache/clip"))) / os.path.basename(cfg["url"])
+        looked.append(f"URL cache file {f} (for {cfg['url']})")
+        if f.is_file(): found = str(f)
+        fetch = fetch or f"`wget {cfg['url']} -P DIR`"
+    return found, looked, fetch, hint
 
+# %% ../../nbs/07_core.models.ipynb #61848a4b
 def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_dir: str | os.PathLike | None = None
                        ) -> PretrainedWeights | None:
     """Decide where the weights for `arch` come from without downloading anything: a local file or folder, a cached
@@ -127,28 +149,13 @@ def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_di
         raise ValueError(f"unknown pretrained tag {tag!r} for {arch!r}; valid tags: "
                          f"{tags if tags else 'none (open_clip has no pretrained weights for this architecture)'}; "
                          f"or pass a local weights file as pretrained='/path/to/weights.safetensors'")
-    looked, found, fetch, hint = [], None, "", "pretrained='/path/to/weights.safetensors'"
-    if cfg.get("file"):
-        looked.append(f"file named by the tag: {cfg['file']}")
-        if os.path.isfile(cfg["file"]): found = cfg["file"]
-    if found is None and cfg.get("hf_hub"):
-        repo, fname = os.path.split(cfg["hf_hub"])
-        names = _hub_names(fname or HF_WEIGHTS_NAME)
-        looked.append(f"Hugging Face cache {cache_dir or hf_constants.HF_HUB_CACHE}: repo {repo}, files {names}")
-        found = _hf_cached(repo, names, cache_dir)
-        fetch = f"`hf download {repo} {names[-1]} --cache-dir DIR`"
-        hint = f"pretrained='/path/to/{names[-1]}'"
-    if found is None and cfg.get("url"):
-        f = Path(os.path.expanduser(str(cache_dir or "~/.cache/clip"))) / os.path.basename(cfg["url"])
-        looked.append(f"URL cache file {f} (for {cfg['url']})")
-        if f.is_file(): found = str(f)
-        fetch = fetch or f"`wget {cfg['url']} -P DIR`"
+    found, looked, fetch, hint = _cached_weights(cfg, cache_dir)
     if found is not None: return PretrainedWeights(arch, tag=tag, path=found, cfg=cfg)
     if not hub_offline(): return PretrainedWeights(arch, tag=tag, cfg=cfg)  # open_clip downloads it
     fetch = f"{fetch} (or open_clip.create_model({arch!r}, pretrained={tag!r}, cache_dir=DIR))"
     raise _no_weights(f"{arch} pretrained={tag!r}", looked, fetch, hint)
 
-
+# %% ../../nbs/07_core.models.ipynb #4e8b7bd7
 def _check_hub_arch(arch: str, cache_dir) -> None:
     "For an `hf-hub:org/repo` architecture, offline, raise when its config and weights are not cached."
     repo = arch[len("hf-hub:"):]
@@ -161,7 +168,7 @@ def _check_hub_arch(arch: str, cache_dir) -> None:
                       "arch='local-dir:/path/to/snapshot' (a folder with open_clip_config.json and the weights) or as "
                       "arch='<its open_clip architecture, e.g. ViT-B-16>', pretrained='/path/to/open_clip_pytorch_model.bin'")
 
-# %% ../../nbs/07_core.models.ipynb #292db7bf
+# %% ../../nbs/07_core.models.ipynb #d21a02b1
 MODALITIES = ("image", "text")
 
 
@@ -182,12 +189,7 @@ class Head(nn.Module):
         if self.embed_dim is not None and x.shape[-1] != self.embed_dim:
             raise ValueError(f"{type(self).__name__}: expected features [..., {self.embed_dim}], got {tuple(x.shape)}")
 
-
-def get_head(name: str, embed_dim: int | None = None, **kwargs) -> Head:
-    "Build the head registered as `name`."
-    return HEADS[name](embed_dim=embed_dim, **kwargs)
-
-
+# %% ../../nbs/07_core.models.ipynb #90479e00
 @register_head
 class EuclideanHead(Head):
     "CLIP's head: unit-normalise the features (`CosineGeometry.embed`); no parameters."
@@ -206,12 +208,18 @@ class EuclideanHead(Head):
 
     def extra_repr(self) -> str: return f"embed_dim={self.embed_dim}, geometry={self.geometry!r}"
 
-# %% ../../nbs/07_core.models.ipynb #dfba5400
+# %% ../../nbs/07_core.models.ipynb #c2147469
+def get_head(name: str, embed_dim: int | None = None, **kwargs) -> Head:
+    "Build the head registered as `name`."
+    return HEADS[name](embed_dim=embed_dim, **kwargs)
+
+# %% ../../nbs/07_core.models.ipynb #933ecf7f
 def _st_clamp(p: Tensor, lo: float | None, hi: float | None) -> Tensor:
     "Value clamp(p, lo, hi), gradient of the identity (straight-through)."
     return p + (p.clamp(lo, hi) - p).detach()
 
-
+# %% ../../nbs/07_core.models.ipynb #b6462d5f
+# long cell: one nn.Module; its parameters, their clamps, the geometry and forward belong together
 @register_head
 class LorentzHead(Head):
     "MERU's head (SPEC 4): per-tower learnable scale alpha (<= 1) then exp_map0 with a learnable curvature."
@@ -264,7 +272,8 @@ class LorentzHead(Head):
         return (f"embed_dim={self.embed_dim}, c={self.curvature().item():.4g}, alpha_image={self.alpha('image').item():.4g}, "
                 f"alpha_text={self.alpha('text').item():.4g}, K={self.K}")
 
-# %% ../../nbs/07_core.models.ipynb #e7b10674
+# %% ../../nbs/07_core.models.ipynb #75125dd7
+# long cell: one nn.Module; the adapter methods share the tower's sizes, pad id and mean/std buffers
 LOGIT_SCALE_MAX = 100.0
 
 
@@ -354,27 +363,17 @@ def unwrap_model(model: nn.Module) -> nn.Module:
     "The model inside a DDP / Accelerate wrapper (its attributes: geometry, tokenizer, head)."
     return getattr(model, "module", model)
 
-# %% ../../nbs/07_core.models.ipynb #4f2ad19d
+# %% ../../nbs/07_core.models.ipynb #ba00adce
 CHECKPOINT_WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 "Accelerate's weight file names for the first prepared model (safetensors, then pickle)."
 _STEP_DIR = re.compile(r"^(?:step|checkpoint)_(\d+)$")
 
 
-@dataclass
-class LoadReport:
-    "What `load_state` loaded from `path` and what did not fit."
-    path: Path
-    loaded: int = 0
-    missing: list[str] = field(default_factory=list)
-    unexpected: list[str] = field(default_factory=list)
-    mismatched: list[tuple[str, tuple, tuple]] = field(default_factory=list)  # (key, checkpoint shape, model shape)
-
-    @property
-    def ok(self) -> bool: return not (self.missing or self.unexpected or self.mismatched)
 
 
 def _weights_file(folder: Path) -> Path | None:
     return next((folder / n for n in CHECKPOINT_WEIGHTS if (folder / n).is_file()), None)
+
 
 
 def find_checkpoint(path: str | os.PathLike) -> Path:
@@ -393,7 +392,7 @@ def find_checkpoint(path: str | os.PathLike) -> Path:
         f"checkpoint folder holding one of {list(CHECKPOINT_WEIGHTS)}, or a .safetensors/.pt file; step folders found: "
         f"{[d.name for _, d in steps] or 'none'}" + (" (none holds weights)" if steps else ""))
 
-
+# %% ../../nbs/07_core.models.ipynb #b5bfce1d
 def read_state_dict(path: str | os.PathLike) -> dict[str, Tensor]:
     """The state dict in a weights file, read by open_clip's `load_state_dict` (safetensors or `torch.load` with
     `weights_only=True`, `{'state_dict': ...}` unwrapped, DDP's `module.` dropped); `torch.compile`'s `_orig_mod.` dropped."""
@@ -409,7 +408,36 @@ def read_state_dict(path: str | os.PathLike) -> dict[str, Tensor]:
         if sd and all(k.startswith(pre) for k in sd): sd = {k[len(pre):]: v for k, v in sd.items()}
     return sd
 
+# %% ../../nbs/07_core.models.ipynb #14665e53
+@dataclass
+class LoadReport:
+    "What `load_state` loaded from `path` and what did not fit."
+    path: Path
+    loaded: int = 0
+    missing: list[str] = field(default_factory=list)
+    unexpected: list[str] = field(default_factory=list)
+    mismatched: list[tuple[str, tuple, tuple]] = field(default_factory=list)  # (key, checkpoint shape, model shape)
 
+    @property
+    def ok(self) -> bool: return not (self.missing or self.unexpected or self.mismatched)
+
+
+
+def _load_report(model: nn.Module, sd: dict[str, Tensor], f: Path) -> LoadReport:
+    "What of the state dict `sd` (read from `f`) fits `model`: missing keys (a tied name counts as present), unexpected keys, shape mismatches."
+    target = model.state_dict()
+    # names sharing one tensor (tied weights): safetensors files store one of them
+    by_ptr: dict = {}
+    for k, v in model.state_dict(keep_vars=True).items(): by_ptr.setdefault((v.data_ptr(), v.shape), []).append(k)
+    aliases = {k: ks for ks in by_ptr.values() if len(ks) > 1 for k in ks}
+    rep = LoadReport(f)
+    rep.missing = [k for k in target if k not in sd and not any(a in sd for a in aliases.get(k, ()))]
+    rep.unexpected = [k for k in sd if k not in target]
+    rep.mismatched = [(k, tuple(v.shape), tuple(target[k].shape)) for k, v in sd.items()
+                      if k in target and v.shape != target[k].shape]
+    return rep
+
+# %% ../../nbs/07_core.models.ipynb #a7f9ebfa
 def _run_arch(weights: Path) -> str | None:
     "The `arch` recorded in the config.yaml of the run that wrote `weights` (searched up to 3 folders up), if any."
     for d in list(weights.parents)[:3]:
@@ -418,6 +446,7 @@ def _run_arch(weights: Path) -> str | None:
             hit = re.search(r"^\s*arch\s*:\s*['\"]?([^'\"\s#]+)", f.read_text(), re.M)
             return f"{hit[1]} (from {f})" if hit else f"see {f}"
     return None
+
 
 
 def load_state(model: nn.Module, path: str | os.PathLike, strict: bool = True) -> LoadReport:
@@ -430,15 +459,7 @@ def load_state(model: nn.Module, path: str | os.PathLike, strict: bool = True) -
     target = model.state_dict()
     if sd and not any(k in target for k in sd) and any(f"clip.{k}" in target for k in sd):
         sd = {f"clip.{k}": v for k, v in sd.items()}  # a bare open_clip state dict: the towers
-    # names sharing one tensor (tied weights): safetensors files store one of them
-    by_ptr: dict = {}
-    for k, v in model.state_dict(keep_vars=True).items(): by_ptr.setdefault((v.data_ptr(), v.shape), []).append(k)
-    aliases = {k: ks for ks in by_ptr.values() if len(ks) > 1 for k in ks}
-    rep = LoadReport(f)
-    rep.missing = [k for k in target if k not in sd and not any(a in sd for a in aliases.get(k, ()))]
-    rep.unexpected = [k for k in sd if k not in target]
-    rep.mismatched = [(k, tuple(v.shape), tuple(target[k].shape)) for k, v in sd.items()
-                      if k in target and v.shape != target[k].shape]
+    rep = _load_report(model, sd, f)
     if strict and not rep.ok:
         arch = _run_arch(f)
         raise RuntimeError(
@@ -454,7 +475,7 @@ def load_state(model: nn.Module, path: str | os.PathLike, strict: bool = True) -
     rep.loaded = len(fit)
     return rep
 
-# %% ../../nbs/07_core.models.ipynb #c2ce31f7
+# %% ../../nbs/07_core.models.ipynb #c6684779
 COMMON_ARCHS = ("ViT-B-32", "ViT-B-16", "ViT-L-14", "RN50", "ViT-B-32-quickgelu")
 
 
@@ -469,7 +490,7 @@ def _check_arch(arch: str) -> None:
                      f"{sorted(ARGENT_MODEL_CONFIGS)}; common: {list(COMMON_ARCHS)}; all {len(names)} names: "
                      f"open_clip.list_models(); or 'hf-hub:org/repo' (e.g. 'hf-hub:imageomics/bioclip') / 'local-dir:/path'")
 
-
+# %% ../../nbs/07_core.models.ipynb #86121d50
 class _DropRandomInitWarning(logging.Filter):
     def filter(self, record): return not str(record.msg).startswith("No pretrained weights loaded")
 
@@ -482,7 +503,7 @@ def _quiet_random_init():
     try: yield
     finally: root.removeFilter(flt)
 
-
+# %% ../../nbs/07_core.models.ipynb #a5dde486
 def _is_torchscript(path: str) -> bool:
     "Whether `path` is a TorchScript archive (OpenAI's original CLIP `.pt` files are)."
     try:
@@ -500,7 +521,7 @@ def _load_torchscript(clip: nn.Module, path: str) -> None:
     bad = list(res.missing_keys) + [k for k in res.unexpected_keys if k.rsplit(".", 1)[-1] != "attn_mask"]
     if bad: raise RuntimeError(f"the TorchScript archive {path} does not fit {type(clip).__name__}: keys {bad[:10]}")
 
-
+# %% ../../nbs/07_core.models.ipynb #d406364c
 def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None = None, head: str = "euclidean",
                 cache_dir: str | os.PathLike | None = None, init_from: str | os.PathLike | None = None,
                 **head_kwargs) -> HierModel:
@@ -537,7 +558,7 @@ def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None 
     if init_from is not None: load_state(model, init_from, strict=True)
     return model
 
-
+# %% ../../nbs/07_core.models.ipynb #929083da
 def count_parameters(model: HierModel) -> dict[str, int]:
     "Parameter counts of a `HierModel`: image tower, text tower, head, logit scale/bias, total."
     ids = lambda m: {id(p) for p in m.parameters()}

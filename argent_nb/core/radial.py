@@ -36,6 +36,7 @@ def _angle_from_grams(uu: Tensor, vv: Tensor, uv: Tensor, eps: float) -> Tensor:
     return 2 * torch.atan2(torch.sqrt(a2 + e2), torch.sqrt(b2 + e2))
 
 # %% ../../nbs/03_core.radial.ipynb #d5083c42
+# long cell: one class; ops patched in after the class body would escape __init_subclass__'s fp32 wrapping
 GENERICNESS = ("distance", "cosine")
 
 

@@ -4,9 +4,9 @@
 
 # %% ../../nbs/01_core.registry.ipynb #adbd93ba
 from __future__ import annotations
-import dataclasses, importlib, importlib.metadata, pkgutil, sys
+import dataclasses, importlib, importlib.metadata, pkgutil
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, Callable, ClassVar
 from .config import doc
 
 # %% auto #0
@@ -33,6 +33,12 @@ class Registry(dict):
             dict.__setitem__(self, n, o)
             return o
         return deco(obj) if obj is not None else deco
+
+    def check_default(self):
+        "Raise if the declared default names something that is not registered (discovery calls this)."
+        names = [] if self.default is None else [self.default] if isinstance(self.default, str) else list(self.default)
+        missing = [n for n in names if not dict.__contains__(self, n)]
+        if missing: raise KeyError(f"the default {self.kind} {missing} is not registered; registered: {sorted(dict.keys(self))}")
 
     def __missing__(self, key):
         if discover(): return self[key]                    # a plugin not yet imported may define it
@@ -75,13 +81,6 @@ def discover(refresh: bool = False) -> bool:
     return True
 
 # %% ../../nbs/01_core.registry.ipynb #82031817
-def _check_default(self):
-    "Raise if the declared default names something that is not registered (after discovery)."
-    names = [] if self.default is None else [self.default] if isinstance(self.default, str) else list(self.default)
-    missing = [n for n in names if not dict.__contains__(self, n)]
-    if missing: raise KeyError(f"the default {self.kind} {missing} is not registered; registered: {sorted(dict.keys(self))}")
-Registry.check_default = _check_default
-
 METHODS = Registry("method", default="argent")
 "name -> `Method` subclass; the trainer knows methods only through this."
 DATASETS = Registry("dataset", default="hiershapes")

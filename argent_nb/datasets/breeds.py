@@ -31,7 +31,8 @@ def first_name(name: str) -> str:
     "First synonym of a WordNet-style name list ('bicycle, bike, wheel, cycle' -> 'bicycle')."
     return name.split(",")[0].strip()
 
-# %% ../../nbs/73_datasets.breeds.ipynb #f80409e6
+# %% ../../nbs/73_datasets.breeds.ipynb #93b48297
+# long cell: one class; its methods share the graphs, levels and path cache built in __init__
 class BreedsHierarchy:
     "The BREEDS class hierarchy: dataset classes, parent -> child edges, node names; levels as `robustness` defines them."
     def __init__(self, classes: Sequence, edges: Sequence, names: Mapping, root: str = BREEDS_ROOT,
@@ -131,13 +132,9 @@ class BreedsHierarchy:
         paths = [names[w] for w in ws]
         return Taxonomy(paths, rank_names=[f"level {j + 1}" for j in range(max(map(len, paths)))])
 
-# %% ../../nbs/73_datasets.breeds.ipynb #247cc086
-def read_breeds_hierarchy(info_dir: str | Path, root: str = BREEDS_ROOT) -> BreedsHierarchy:
-    "Read a BREEDS `info_dir` (`dataset_class_info.json`, `class_hierarchy.txt`, `node_names.txt`)."
-    d = Path(info_dir)
-    missing = [f for f in BREEDS_FILES if not (d / f).is_file()]
-    if missing: raise FileNotFoundError(f"{d}: missing BREEDS file(s) {missing}; a BREEDS info_dir holds {list(BREEDS_FILES)}")
-    p = d / "dataset_class_info.json"
+# %% ../../nbs/73_datasets.breeds.ipynb #d3db6597
+def _read_class_info(p: Path) -> list:
+    "The (class number, wnid, name) triplets of `dataset_class_info.json`, checked."
     try: info = json.loads(p.read_text(encoding="utf-8-sig"))
     except json.JSONDecodeError as e: raise DataFormatError.at(p, f"invalid JSON at column {e.colno}: {e.msg}", line=e.lineno) from None
     if not isinstance(info, list) or not info:
@@ -152,7 +149,11 @@ def read_breeds_hierarchy(info_dir: str | Path, root: str = BREEDS_ROOT) -> Bree
         if c[1] in wnids: raise DataFormatError.at(p, f"wnid {c[1]} repeats entry {wnids[c[1]]}", entry=k)
         nums[c[0]], wnids[c[1]] = k, k
         classes.append((c[0], c[1].strip(), c[2]))
-    p = d / "class_hierarchy.txt"
+    return classes
+
+# %% ../../nbs/73_datasets.breeds.ipynb #431c0a95
+def _read_edges(p: Path) -> tuple[list, dict]:
+    "The parent -> child edges of `class_hierarchy.txt` in file order, and the line of each edge."
     edges, lines = [], {}
     with open_text(p) as f:
         for i, line in enumerate(f, 1):
@@ -162,7 +163,11 @@ def read_breeds_hierarchy(info_dir: str | Path, root: str = BREEDS_ROOT) -> Bree
             if t[0] == t[1]: raise DataFormatError.at(p, f"{t[0]} is its own parent", line=i)
             edges.append((t[0], t[1])); lines.setdefault((t[0], t[1]), i)
     if not edges: raise DataFormatError.at(p, "no edges (empty file)")
-    p = d / "node_names.txt"
+    return edges, lines
+
+# %% ../../nbs/73_datasets.breeds.ipynb #3528506c
+def _read_node_names(p: Path) -> dict:
+    "wnid -> name from `node_names.txt` (`wnid<TAB>name` lines)."
     names, where = {}, {}
     with open_text(p) as f:
         for i, line in enumerate(f, 1):
@@ -175,9 +180,20 @@ def read_breeds_hierarchy(info_dir: str | Path, root: str = BREEDS_ROOT) -> Bree
             if w in names and names[w] != n:
                 raise DataFormatError.at(p, f"{w} is named {n!r}, but line {where[w]} names it {names[w]!r}", line=i)
             names[w], where[w] = n, i
+    return names
+
+# %% ../../nbs/73_datasets.breeds.ipynb #5ef21d3b
+def read_breeds_hierarchy(info_dir: str | Path, root: str = BREEDS_ROOT) -> BreedsHierarchy:
+    "Read a BREEDS `info_dir` (`dataset_class_info.json`, `class_hierarchy.txt`, `node_names.txt`)."
+    d = Path(info_dir)
+    missing = [f for f in BREEDS_FILES if not (d / f).is_file()]
+    if missing: raise FileNotFoundError(f"{d}: missing BREEDS file(s) {missing}; a BREEDS info_dir holds {list(BREEDS_FILES)}")
+    classes = _read_class_info(d / "dataset_class_info.json")
+    edges, lines = _read_edges(d / "class_hierarchy.txt")
+    names = _read_node_names(d / "node_names.txt")
     return BreedsHierarchy(classes, edges, names, root=root, edge_lines=lines, source=str(d / "class_hierarchy.txt"))
 
-# %% ../../nbs/73_datasets.breeds.ipynb #2315ebb6
+# %% ../../nbs/73_datasets.breeds.ipynb #3baf5f64
 class BreedsPair(NamedTuple):
     "A fine label with its coarse label (a BREEDS superclass), by name and by wnid; `label` is the ImageNet class number."
     coarse: str
@@ -187,6 +203,7 @@ class BreedsPair(NamedTuple):
     label: int
     coarse_label: int    # index of the superclass in the subset
 
+# %% ../../nbs/73_datasets.breeds.ipynb #bedef255
 def breeds_superclasses(h: BreedsHierarchy, level: int, n_subclasses: int, ancestor: str | None = None,
                         seed: int = 2) -> tuple[list, list]:
     """Superclasses at `level` (below `ancestor`) with `n_subclasses` dataset classes each, drawn as `robustness`'
@@ -200,6 +217,7 @@ def breeds_superclasses(h: BreedsHierarchy, level: int, n_subclasses: int, ances
     rng = np.random.RandomState(seed)
     return [n for n, _ in keep], [[str(w) for w in rng.choice(d, n_subclasses, replace=False)] for _, d in keep]
 
+# %% ../../nbs/73_datasets.breeds.ipynb #d2d4ead1
 def breeds_label_pairs(h: BreedsHierarchy, subset: str | Sequence[str], subclasses: Sequence | None = None,
                        seed: int = 2) -> list[BreedsPair]:
     """(coarse, fine) label pairs of a 2-level BREEDS task: `subset` is a name in `BREEDS_SUBSETS` or a list of
@@ -229,6 +247,7 @@ def breeds_label_pairs(h: BreedsHierarchy, subset: str | Sequence[str], subclass
             pairs.append(BreedsPair(h.name(s), h.name(w), s, w, h.class_num[w], k))
     return pairs
 
+# %% ../../nbs/73_datasets.breeds.ipynb #3472e93a
 def pairs_taxonomy(pairs: Sequence[BreedsPair]) -> Taxonomy:
     "The 2-rank `Taxonomy` (coarse -> fine) of a BREEDS task."
     return Taxonomy([(p.coarse, p.fine) for p in pairs], rank_names=["coarse", "fine"])

@@ -35,7 +35,7 @@ IMAGE_EXTS = ("jpg", "jpeg", "png", "webp")
 MIN_BOX_AREA = 32 * 32
 "HyCoCLIP's conversion keeps a box only if its area (pixels of the original image) exceeds this."
 
-# %% ../../nbs/74_datasets.grit.ipynb #9bceb9f1
+# %% ../../nbs/74_datasets.grit.ipynb #ed95d582
 def _text(raw: dict, member: str, wh: str) -> str:
     try: return raw[member].decode("utf-8")
     except UnicodeDecodeError as e: raise GritFormatError.at(wh, f"{member} is not UTF-8 text ({e})") from None
@@ -46,6 +46,7 @@ def _image_member(raw: dict, stem: str | None) -> str | None:
         if m in raw: return m
     return None
 
+# %% ../../nbs/74_datasets.grit.ipynb #30fd6635
 def sample_format(raw: dict) -> str:
     "'hycoclip' (child/parent members), 'grit' (raw img2dataset: image + json), else a `GritFormatError`."
     if any(k.startswith(("child.", "parent", "numparents.")) for k in raw): return "hycoclip"
@@ -54,11 +55,13 @@ def sample_format(raw: dict) -> str:
     raise GritFormatError.at(raw.get("__url__"), f"neither HyCoCLIP's format (child.jpg, child.txt, numparents.txt, "
                              f"parentNNN.jpg/.txt) nor raw GRIT (jpg + json); members: {members}", sample=raw.get("__key__"))
 
+# %% ../../nbs/74_datasets.grit.ipynb #1b134d9c
 def choose_boxes(n: int, max_boxes: int | None, seed: int, epoch: int, key: str) -> list[int]:
     "Indices of the boxes kept: all of them if n <= max_boxes, else a subset drawn from (seed, epoch, key), in order."
     if max_boxes is None or n <= max_boxes: return list(range(n))
     return sorted(random.Random(f"{seed}:{epoch}:{key}").sample(range(n), max_boxes))
 
+# %% ../../nbs/74_datasets.grit.ipynb #11e88251
 def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MIN_BOX_AREA) -> tuple[str, list]:
     """(caption, [(phrase, pixel box (x0, y0, x1, y1))]) of a raw GRIT sample as HyCoCLIP's conversion selects them:
     noun chunks then referring expressions, phrases de-duplicated, boxes of area <= `min_box_area` dropped."""
@@ -95,6 +98,51 @@ def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MI
             if (px[2] - px[0]) * (px[3] - px[1]) > min_box_area: out.append((phrase, px))
     return cap, out
 
+# %% ../../nbs/74_datasets.grit.ipynb #6334a217
+def _parse_hycoclip(raw: dict, wh: str, key, need_image: bool, need_boxes: bool, max_boxes, seed: int, epoch: int):
+    "(caption, image or None, [(phrase, crop)]) of a sample in HyCoCLIP's processed format (`parse_sample`)."
+    im_m = _image_member(raw, "child")
+    if im_m is None: raise GritFormatError.at(wh, f"no image (child.jpg); members: {sorted(k for k in raw if not k.startswith('__'))}")
+    if "child.txt" not in raw: raise GritFormatError.at(wh, f"no caption (child.txt)")
+    cap = _text(raw, "child.txt", wh)
+    if not cap.strip(): raise GritFormatError.at(wh, f"empty caption (child.txt)")
+    if "numparents.txt" not in raw: raise GritFormatError.at(wh, f"no numparents.txt (the number of boxes)")
+    np_txt = _text(raw, "numparents.txt", wh).strip()
+    try: n = int(np_txt)
+    except ValueError: raise GritFormatError.at(wh, f"numparents.txt is {np_txt!r}, expected an integer") from None
+    if n < 1: raise GritFormatError.at(wh, f"numparents.txt is {n}; a sample needs at least one box")
+    for i in range(n):
+        if f"parent{i:03d}.txt" not in raw:
+            raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but parent{i:03d}.txt is missing")
+        if _image_member(raw, f"parent{i:03d}") is None:
+            raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but parent{i:03d}.jpg is missing")
+    extra = sorted(k for k in raw if k.startswith("parent") and k[6:9].isdigit() and int(k[6:9]) >= n)
+    if extra: raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but the sample also has {extra}")
+    image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image else None
+    boxes = []
+    if need_boxes:
+        for i in choose_boxes(n, max_boxes, seed, epoch, key):
+            phrase = _text(raw, f"parent{i:03d}.txt", wh)
+            if not phrase.strip(): raise GritFormatError.at(wh, f"empty noun phrase (parent{i:03d}.txt)")
+            m = _image_member(raw, f"parent{i:03d}")
+            boxes.append((phrase, open_image(raw[m], f"{wh}: {m}", error=GritFormatError)))
+    return cap, image, boxes
+
+# %% ../../nbs/74_datasets.grit.ipynb #483174c4
+def _parse_grit(raw: dict, wh: str, key, need_image: bool, need_boxes: bool, max_boxes, seed: int, epoch: int,
+                min_box_area: int):
+    "(caption, image or None, [(phrase, crop)]) of a raw GRIT sample, its boxes chosen as HyCoCLIP's conversion does."
+    im_m = _image_member(raw, None)
+    if im_m is None: raise GritFormatError.at(wh, f"no image (expected one of {list(IMAGE_EXTS)})")
+    header = open_image(raw[im_m], f"{wh}: {im_m}", load=False, error=GritFormatError)
+    cap, chosen = grit_boxes(raw, wh, header.size, min_box_area)
+    if not chosen: raise NoUsableBox.at(wh, f"no box larger than {min_box_area} pixels with a new phrase (HyCoCLIP's conversion drops such samples)")
+    image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image or need_boxes else None
+    boxes = [(chosen[i][0], image.crop(chosen[i][1]) if need_boxes else None)
+             for i in choose_boxes(len(chosen), max_boxes, seed, epoch, key)] if need_boxes else []
+    return cap, image if need_image else None, boxes
+
+# %% ../../nbs/74_datasets.grit.ipynb #2f9219df
 def parse_sample(raw: dict, need_image: bool = True, need_boxes: bool = True, max_boxes: int | None = None,
                  seed: int = 0, epoch: int = 0, min_box_area: int = MIN_BOX_AREA, fmt: str = "auto"):
     """(format, caption, image or None, [(phrase, crop image or None)]) of one raw webdataset sample.
@@ -104,44 +152,10 @@ def parse_sample(raw: dict, need_image: bool = True, need_boxes: bool = True, ma
     found = sample_format(raw)
     if fmt != "auto" and found != fmt:
         raise GritFormatError.at(wh, f"is in {found!r} format but the dataset was opened with format={fmt!r}")
-    if found == "hycoclip":
-        im_m = _image_member(raw, "child")
-        if im_m is None: raise GritFormatError.at(wh, f"no image (child.jpg); members: {sorted(k for k in raw if not k.startswith('__'))}")
-        if "child.txt" not in raw: raise GritFormatError.at(wh, f"no caption (child.txt)")
-        cap = _text(raw, "child.txt", wh)
-        if not cap.strip(): raise GritFormatError.at(wh, f"empty caption (child.txt)")
-        if "numparents.txt" not in raw: raise GritFormatError.at(wh, f"no numparents.txt (the number of boxes)")
-        np_txt = _text(raw, "numparents.txt", wh).strip()
-        try: n = int(np_txt)
-        except ValueError: raise GritFormatError.at(wh, f"numparents.txt is {np_txt!r}, expected an integer") from None
-        if n < 1: raise GritFormatError.at(wh, f"numparents.txt is {n}; a sample needs at least one box")
-        for i in range(n):
-            if f"parent{i:03d}.txt" not in raw:
-                raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but parent{i:03d}.txt is missing")
-            if _image_member(raw, f"parent{i:03d}") is None:
-                raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but parent{i:03d}.jpg is missing")
-        extra = sorted(k for k in raw if k.startswith("parent") and k[6:9].isdigit() and int(k[6:9]) >= n)
-        if extra: raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but the sample also has {extra}")
-        image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image else None
-        boxes = []
-        if need_boxes:
-            for i in choose_boxes(n, max_boxes, seed, epoch, key):
-                phrase = _text(raw, f"parent{i:03d}.txt", wh)
-                if not phrase.strip(): raise GritFormatError.at(wh, f"empty noun phrase (parent{i:03d}.txt)")
-                m = _image_member(raw, f"parent{i:03d}")
-                boxes.append((phrase, open_image(raw[m], f"{wh}: {m}", error=GritFormatError)))
-        return found, cap, image, boxes
-    im_m = _image_member(raw, None)
-    if im_m is None: raise GritFormatError.at(wh, f"no image (expected one of {list(IMAGE_EXTS)})")
-    header = open_image(raw[im_m], f"{wh}: {im_m}", load=False, error=GritFormatError)
-    cap, chosen = grit_boxes(raw, wh, header.size, min_box_area)
-    if not chosen: raise NoUsableBox.at(wh, f"no box larger than {min_box_area} pixels with a new phrase (HyCoCLIP's conversion drops such samples)")
-    image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image or need_boxes else None
-    boxes = [(chosen[i][0], image.crop(chosen[i][1]) if need_boxes else None)
-             for i in choose_boxes(len(chosen), max_boxes, seed, epoch, key)] if need_boxes else []
-    return found, cap, image if need_image else None, boxes
+    if found == "hycoclip": return (found, *_parse_hycoclip(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch))
+    return (found, *_parse_grit(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch, min_box_area))
 
-# %% ../../nbs/74_datasets.grit.ipynb #bce69e2f
+# %% ../../nbs/74_datasets.grit.ipynb #6fab40e7
 def expand_shards(urls: str | Sequence[str]) -> list[str]:
     "Shard paths from brace patterns, globs (sorted), '::'/space-separated patterns or a list; local files must exist."
     pats = [urls] if isinstance(urls, (str, os.PathLike)) else list(urls)
@@ -161,6 +175,7 @@ def expand_shards(urls: str | Sequence[str]) -> list[str]:
     if missing: raise FileNotFoundError(f"{len(missing)} of {len(out)} shard(s) do not exist, e.g. {missing[:3]}")
     return out
 
+# %% ../../nbs/74_datasets.grit.ipynb #c8b002cf
 GRIT_FIELDS = frozenset({"images", "captions", "box_images", "box_texts", "boxes_valid", "index"})
 "Fields a GRIT dataset provides."
 
@@ -200,7 +215,7 @@ class _GritBase:
             out["boxes_valid"] = [True] * len(boxes)
         return out
 
-# %% ../../nbs/74_datasets.grit.ipynb #3c32862d
+# %% ../../nbs/74_datasets.grit.ipynb #c7c9e761
 SHARD_STRIDE = 1_000_000
 "A streamed sample's `index` is `shard number * SHARD_STRIDE + position in its shard`."
 
@@ -213,10 +228,31 @@ def _tar_samples(url: str) -> Iterator[dict]:
     except Exception as e:
         raise GritFormatError.at(url, f"unreadable tar shard ({type(e).__name__}: {e.args[0] if e.args else e})") from None
 
+# %% ../../nbs/74_datasets.grit.ipynb #d0bfa698
+def _samples(src):
+    for shard in src:
+        for k, s in _tar_samples(shard["url"]):
+            if k >= SHARD_STRIDE: raise ValueError(f"{shard['url']}: more than {SHARD_STRIDE} samples in one shard; indices would collide")
+            s["__ord__"] = k
+            yield s
+_samples_stage = wds.pipelinefilter(_samples)()
+
+# %% ../../nbs/74_datasets.grit.ipynb #8d7f5a00
+def _reason(e: GritFormatError) -> str:
+    "The kind of a format error, for counting ('no caption (child.txt)', 'not a readable image', ...)."
+    msg = str(e).split(": ", 2)[-1]
+    for r in ("is not a readable image", "lies outside the image", "no caption", "empty caption", "no image", "no json",
+              "is missing", "is not valid JSON", "numparents"):
+        if r in msg: return r
+    return msg[:60]
+
+# %% ../../nbs/74_datasets.grit.ipynb #70b55436
 def worker_info() -> tuple[int, int, int, int]:
     "(rank, world size, DataLoader worker, number of workers), as webdataset's splitters see them."
     return wds.utils.pytorch_worker_info()
 
+# %% ../../nbs/74_datasets.grit.ipynb #e3ea1442
+# long cell: one IterableDataset class; its pipeline, quotas, decoding and reporting share the epoch and stats state
 class GritShards(_GritBase, IterableDataset):
     """GRIT webdataset shards (HyCoCLIP's processed format or raw GRIT) as a stream of `Batch`-field dicts, split
     across processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above."""
@@ -310,22 +346,6 @@ class GritShards(_GritBase, IterableDataset):
             rep += 1
         self._report(rank, worker)
 
-def _samples(src):
-    for shard in src:
-        for k, s in _tar_samples(shard["url"]):
-            if k >= SHARD_STRIDE: raise ValueError(f"{shard['url']}: more than {SHARD_STRIDE} samples in one shard; indices would collide")
-            s["__ord__"] = k
-            yield s
-_samples_stage = wds.pipelinefilter(_samples)()
-
-def _reason(e: GritFormatError) -> str:
-    "The kind of a format error, for counting ('no caption (child.txt)', 'not a readable image', ...)."
-    msg = str(e).split(": ", 2)[-1]
-    for r in ("is not a readable image", "lies outside the image", "no caption", "empty caption", "no image", "no json",
-              "is missing", "is not valid JSON", "numparents"):
-        if r in msg: return r
-    return msg[:60]
-
 # %% ../../nbs/74_datasets.grit.ipynb #5d679a9a
 def scan_shard(url: str) -> list[tuple[str, int, int]]:
     """(key, start byte, end byte) of every sample of a local tar shard, from the tar headers only (stdlib `tarfile`,
@@ -350,7 +370,7 @@ def scan_shard(url: str) -> list[tuple[str, int, int]]:
         raise GritFormatError.at(url, "its members are not contiguous in the tar (webdataset needs each sample's files together)", sample=dup)
     return out
 
-# %% ../../nbs/74_datasets.grit.ipynb #ec941ff8
+# %% ../../nbs/74_datasets.grit.ipynb #525c7b9f
 def read_sample(url: str, start: int, end: int, fh=None) -> dict:
     "The raw webdataset sample (member name -> bytes, `__key__`, `__url__`) stored in bytes [start, end) of shard `url`."
     f = fh or open(url, "rb")
@@ -363,6 +383,8 @@ def read_sample(url: str, start: int, end: int, fh=None) -> dict:
     if len(samples) != 1: raise GritFormatError.at(url, f"bytes {start}..{end} hold {len(samples)} samples, expected one (stale index?)")
     return samples[0]
 
+# %% ../../nbs/74_datasets.grit.ipynb #d4abbd3b
+# long cell: one map-style Dataset class; the byte-range index, file handles and reading share its state
 class GritIndexed(_GritBase, Dataset):
     """GRIT shards (HyCoCLIP's processed format or raw GRIT) as a map-style dataset: `ds[i]` is sample i in shard order
     (the first `n` samples if `n` is given), read by seeking into its shard."""

@@ -110,7 +110,8 @@ def read_image_map(path: str | Path) -> dict:
             out.setdefault(parts[0].strip(), parts[1].strip())
     return out
 
-# %% ../../nbs/71_datasets.hierarcaps.ipynb #6d1d8624
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #469945de
+# long cell: one Dataset class; its file resolution, checks and __getitem__ share the items and image files
 class HierarCaps(Dataset):
     """HierarCaps as a torch `Dataset` of sample dicts keyed by `Batch` field names.
     `split='test'` reads the test CSV (`id, captions, image_url`), `split='train'` the train CSV (`positive, negative`).

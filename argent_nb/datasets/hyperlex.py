@@ -9,11 +9,9 @@ from typing import NamedTuple
 from .common import DataFormatError, open_text
 
 # %% auto #0
-__all__ = ['HYPERLEX_HEADER', 'HYPERLEX_PROMPT', 'HyperLexPair', 'read_hyperlex']
+__all__ = ['HYPERLEX_PROMPT', 'HYPERLEX_HEADER', 'HyperLexPair', 'read_hyperlex']
 
-# %% ../../nbs/72_datasets.hyperlex.ipynb #f283368f
-HYPERLEX_HEADER = ("WORD1", "WORD2", "POS", "TYPE", "AVG_SCORE", "AVG_SCORE_0_10", "STD")
-"The first 7 header fields of `hyperlex-all.txt` (the 8th is `SCORES..`, the individual ratings)."
+# %% ../../nbs/72_datasets.hyperlex.ipynb #69cf8f59
 HYPERLEX_PROMPT = "a picture of a {}"
 "RE's prompt for embedding HyperLex words (supp. B.5)."
 
@@ -27,6 +25,10 @@ class HyperLexPair(NamedTuple):
     score_0_10: float = float("nan")
     std: float = float("nan")
     ratings: tuple = ()
+
+# %% ../../nbs/72_datasets.hyperlex.ipynb #067828dd
+HYPERLEX_HEADER = ("WORD1", "WORD2", "POS", "TYPE", "AVG_SCORE", "AVG_SCORE_0_10", "STD")
+"The first 7 header fields of `hyperlex-all.txt` (the 8th is `SCORES..`, the individual ratings)."
 
 def read_hyperlex(path: str | Path, pos: str | None = None) -> list[HyperLexPair]:
     "Read a HyperLex file (`hyperlex-all.txt` format); `pos='N'` or `'V'` keeps one part of speech."

@@ -14,21 +14,24 @@ from ..core.metrics import class_embeddings, clip_ensemble, retrieval_metrics, z
 from .suite import EvalCfg, benchmark_params, embed_dataset, encode_texts, register_benchmark
 
 # %% auto #0
-__all__ = ['ZS_TEMPLATES', 'key_safe', 'rank_prompts', 'rank_label_sets', 'ensemble_rule', 'hiershapes_chance',
-           'HierShapesParams', 'hiershapes_benchmark']
+__all__ = ['ZS_TEMPLATES', 'key_safe', 'rank_prompts', 'rank_label_sets', 'ensemble_rule', 'HierShapesParams',
+           'hiershapes_benchmark', 'hiershapes_chance']
 
-# %% ../../nbs/81_eval.hiershapes.ipynb #cc2ba448
-ZS_TEMPLATES = ("{}", "a photo of {}", "a picture of {}")
-"Zero-shot prompt templates; `{}` is the class noun phrase with its article (the HierShapes parser reads all three)."
-
+# %% ../../nbs/81_eval.hiershapes.ipynb #2ad0a50f
 def key_safe(name: str) -> str:
     "A metric-key-safe form of a name: runs of non-alphanumerics become '_' ('colour family' -> 'colour_family')."
     return re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_")
+
+# %% ../../nbs/81_eval.hiershapes.ipynb #1c4e7602
+ZS_TEMPLATES = ("{}", "a photo of {}", "a picture of {}")
+"Zero-shot prompt templates; `{}` is the class noun phrase with its article (the HierShapes parser reads all three)."
+
 
 def rank_prompts(j: int, templates: Sequence[str] = ZS_TEMPLATES, taxonomy=TAXONOMY) -> list[str]:
     "The prompts of the classes of rank `j`, class-major (class 0's templates, then class 1's, ...), as `class_embeddings` wants."
     return [t.format(parse(taxonomy.rank_text(node)).render()) for node in taxonomy.ranks[j] for t in templates]
 
+# %% ../../nbs/81_eval.hiershapes.ipynb #c5bb00f1
 def rank_label_sets(scenes: Sequence, j: int, taxonomy=TAXONOMY) -> np.ndarray:
     "Bool [N, C_j]: does scene i hold an object of the rank-`j` class c?"
     y = np.zeros((len(scenes), len(taxonomy.ranks[j])), dtype=bool)
@@ -36,6 +39,7 @@ def rank_label_sets(scenes: Sequence, j: int, taxonomy=TAXONOMY) -> np.ndarray:
         for o in sc: y[i, taxonomy.rank_index(o.leaf[:j + 1])] = True
     return y
 
+# %% ../../nbs/81_eval.hiershapes.ipynb #b8f116d1
 def ensemble_rule(geometry) -> Callable:
     "How this geometry merges template embeddings [C, P, D] into classes [C, D]."
     if hasattr(geometry, "ensemble"): return geometry.ensemble
@@ -43,22 +47,10 @@ def ensemble_rule(geometry) -> Callable:
     raise TypeError(f"{type(geometry).__name__} has no `ensemble(t: [C, P, D]) -> [C, D]` method, which zero-shot "
                     "classification needs to merge prompt templates (cosine geometries use CLIP's ensemble)")
 
+# %% ../../nbs/81_eval.hiershapes.ipynb #c2ebaa04
 def _dataset(cfg: EvalCfg, fields=("images", "captions", "rank_labels")) -> HierShapes:
     return HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=list(fields))
 
-def hiershapes_chance(cfg: EvalCfg) -> dict[str, float]:
-    "Chance level of every `hiershapes` metric on the samples `cfg` selects (a scorer ranking at random)."
-    ds = _dataset(cfg); scenes = [ds.scene(i) for i in range(len(ds))]
-    out = {f"{d}_R@{k}": min(k / len(ds), 1.0) for d in ("i2t", "t2i") for k in benchmark_params(cfg, "hiershapes").ks}
-    top1 = []
-    for j, name in enumerate(TAXONOMY.rank_names):
-        y = rank_label_sets(scenes, j); p = y.sum(1) / y.shape[1]
-        present = y.any(0)
-        out[f"zs_{key_safe(name)}_top1"] = float(p.mean()); top1.append(p.mean())
-        out[f"zs_{key_safe(name)}_macro"] = float(((y[:, present] * p[:, None]).sum(0) / y[:, present].sum(0)).mean())
-    out["zs_mean_top1"] = float(np.mean(top1))
-    out["zs_subject_mean_top1"] = float(np.mean([1 / len(r) for r in TAXONOMY.ranks]))
-    return out
 
 @dataclass
 class HierShapesParams:
@@ -85,4 +77,19 @@ def hiershapes_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, flo
         top1.append(r["top1"])
         subj.append(zero_shot_accuracy(scores, emb["rank_labels"][:, j])["top1"])
     out["zs_mean_top1"], out["zs_subject_mean_top1"] = float(np.mean(top1)), float(np.mean(subj))
+    return out
+
+# %% ../../nbs/81_eval.hiershapes.ipynb #d1a898e5
+def hiershapes_chance(cfg: EvalCfg) -> dict[str, float]:
+    "Chance level of every `hiershapes` metric on the samples `cfg` selects (a scorer ranking at random)."
+    ds = _dataset(cfg); scenes = [ds.scene(i) for i in range(len(ds))]
+    out = {f"{d}_R@{k}": min(k / len(ds), 1.0) for d in ("i2t", "t2i") for k in benchmark_params(cfg, "hiershapes").ks}
+    top1 = []
+    for j, name in enumerate(TAXONOMY.rank_names):
+        y = rank_label_sets(scenes, j); p = y.sum(1) / y.shape[1]
+        present = y.any(0)
+        out[f"zs_{key_safe(name)}_top1"] = float(p.mean()); top1.append(p.mean())
+        out[f"zs_{key_safe(name)}_macro"] = float(((y[:, present] * p[:, None]).sum(0) / y[:, present].sum(0)).mean())
+    out["zs_mean_top1"] = float(np.mean(top1))
+    out["zs_subject_mean_top1"] = float(np.mean([1 / len(r) for r in TAXONOMY.ranks]))
     return out

@@ -63,7 +63,7 @@ def plot_norms(norms_by_component: Mapping[str, np.ndarray], boundary: float | N
     ax.set(xlabel="norm", ylabel="density", title=title); ax.legend(fontsize=7)
     return ax
 
-# %% ../../nbs/84_eval.norms.ipynb #3531f17e
+# %% ../../nbs/84_eval.norms.ipynb #57347f29
 def _unit_curvature(x: Tensor, c: float) -> Tensor:
     "Lorentz space components `x` [N, D] of curvature -c, rescaled by sqrt(c) to curvature -1 (float64, no graph)."
     return x.detach().double() * math.sqrt(float(c))
@@ -83,7 +83,7 @@ def busemann(x: Tensor, Q: Tensor, c: float = 1.0) -> Tensor:
     xs = _unit_curvature(x, c)
     return torch.log(_beta(lorentz_time(xs, 1.0), xs, Q.double()))
 
-
+# %% ../../nbs/84_eval.norms.ipynb #47548679
 def _horo_hyperboloid(x0: Tensor, xs: Tensor, Q: Tensor) -> tuple[Tensor, Tensor]:
     """(y0 [N], a [N, K]): the horospherical projection onto span(Q), as the smaller root y0 of the quadratic (its time
     component) and a = y0 - beta (its space components in the basis Q)."""
@@ -99,19 +99,19 @@ def horo_project(x: Tensor, Q: Tensor, c: float = 1.0) -> Tensor:
     xs = _unit_curvature(x, c)
     return to_poincare(_horo_hyperboloid(lorentz_time(xs, 1.0), xs, Q.double())[1], 1.0)
 
-
+# %% ../../nbs/84_eval.norms.ipynb #478bb0b8
 def poincare_distance(p: Tensor, q: Tensor) -> Tensor:
     "Hyperbolic distance (curvature -1) between Poincare-ball points, broadcast over leading dims (via the hyperboloid)."
     return lorentz_distance(from_poincare(p, 1.0), from_poincare(q, 1.0), 1.0)
 
-
+# %% ../../nbs/84_eval.norms.ipynb #47c2a5da
 def projected_variance(p: Tensor) -> float:
     "Mean squared hyperbolic distance over pairs of Poincare points `p` [N, K] (HoroPCA's objective)."
     p = p.double()
     d = poincare_distance(p[:, None], p[None])
     return float((d * d).sum() / (len(p) * (len(p) - 1)))
 
-
+# %% ../../nbs/84_eval.norms.ipynb #77ebfa17
 def tangent_pca(x: Tensor, c: float = 1.0, n_components: int = 2) -> tuple[Tensor, Tensor]:
     """Tangent PCA at the origin (uncentred, the baseline): (directions [K, D], Poincare coordinates [N, K] of
     exp_0 of the projected log_0 vectors)."""
@@ -119,7 +119,8 @@ def tangent_pca(x: Tensor, c: float = 1.0, n_components: int = 2) -> tuple[Tenso
     Q = torch.linalg.svd(v, full_matrices=False).Vh[:n_components]
     return Q, to_poincare(exp_map0(v @ Q.T, 1.0), 1.0)
 
-
+# %% ../../nbs/84_eval.norms.ipynb #4734f5df
+# long cell: one estimator class; fit, transform and their helpers share the fitted state
 class HoroPCA:
     """HoroPCA (Chami et al. 2021): orthonormal directions Q [K, D] maximising the variance of the horospherical
     projections onto the geodesic submanifold through the origin they span. `fit(x, c)` on Lorentz space components."""
@@ -170,8 +171,7 @@ class HoroPCA:
     def fit_transform(self, x: Tensor, c: float = 1.0) -> Tensor:
         return self.fit(x, c).transform(x)
 
-
-# %% ../../nbs/84_eval.norms.ipynb #76a8c7e3
+# %% ../../nbs/84_eval.norms.ipynb #417a1aa9
 def _curvature(geometry: Geometry) -> float:
     c = getattr(geometry, "curvature", 1.0)
     return float(c.detach() if isinstance(c, Tensor) else c)
@@ -202,6 +202,8 @@ def plot_projection(coords: Mapping[str, Tensor], disk: bool = True, ax=None, ti
         th = np.linspace(0, 2 * np.pi, 200); ax.plot(np.cos(th), np.sin(th), color="0.6", lw=1)
         ax.scatter([0], [0], marker="+", color="k", s=60, zorder=5)
     for k, v in coords.items(): ax.scatter(*np.asarray(v).T[:2], s=s, alpha=0.7, label=str(k))
+    kind = "Poincaré disk" if disk else "PCA"
+    ax.set(xlabel=f"{kind} coordinate 1", ylabel=f"{kind} coordinate 2")
     ax.set_aspect("equal"); ax.set_title(title); ax.legend(fontsize=7, markerscale=2)
     return ax
 

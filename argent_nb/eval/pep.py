@@ -29,7 +29,13 @@ __all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'PEP_FIELDS', 'pep_probability', 'pep_
            'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps', 'plot_pep', 'pep_hiershapes',
            'PEPParams', 'pep_benchmark']
 
-# %% ../../nbs/82_eval.pep.ipynb #55a17e35
+# %% ../../nbs/82_eval.pep.ipynb #7aa1c816
+def pep_probability(angle):
+    "Entailment probability `(1 + cos angle) / 2 = cos^2(angle / 2)` of exterior angles in [0, pi] (float64 numpy)."
+    a = angle.detach().cpu().double().numpy() if isinstance(angle, Tensor) else np.asarray(angle, dtype=np.float64)
+    return np.cos(a / 2) ** 2
+
+# %% ../../nbs/82_eval.pep.ipynb #7a4e74ff
 class _threads:
     "Context: run torch with `n` intra-op threads (None: leave the setting alone), then restore it."
     def __init__(self, n: int | None = 1): self.n = n
@@ -38,13 +44,7 @@ class _threads:
         if self.n: torch.set_num_threads(self.n)
     def __exit__(self, *exc): torch.set_num_threads(self.old)
 
-
-def pep_probability(angle):
-    "Entailment probability `(1 + cos angle) / 2 = cos^2(angle / 2)` of exterior angles in [0, pi] (float64 numpy)."
-    a = angle.detach().cpu().double().numpy() if isinstance(angle, Tensor) else np.asarray(angle, dtype=np.float64)
-    return np.cos(a / 2) ** 2
-
-
+# %% ../../nbs/82_eval.pep.ipynb #d9c873ab
 def _points(x, name: str) -> Tensor:
     x = torch.as_tensor(x) if not isinstance(x, Tensor) else x.detach()
     if not x.is_floating_point() or x.ndim != 2:
@@ -60,7 +60,7 @@ def _index(i, n: int, name: str, device) -> Tensor:
         raise ValueError(f"{name}: indices must lie in [0, {n}), got range [{int(i.min())}, {int(i.max())}]")
     return i.to(device=device, dtype=torch.long)
 
-
+# %% ../../nbs/82_eval.pep.ipynb #37b04549
 def pep_scores(a, b, geometry: Geometry, a_index=None, b_index=None, chunk: int = 1024,
                threads: int | None = 1) -> np.ndarray:
     """PEP probability `p(a_i, b_i) = (1 + cos ext(a_i, b_i)) / 2` ("a_i is entailed by b_i"), float64 [P].
@@ -142,7 +142,7 @@ def pep_report(p, labels, family=None, kind=None) -> dict[str, float]:
             out[f"auc_{g}"], out[f"ap_{g}"] = roc_auc_score(y[m], p[m]), average_precision_score(y[m], p[m])
     return {k: float(v) for k, v in out.items()}
 
-# %% ../../nbs/82_eval.pep.ipynb #06318d48
+# %% ../../nbs/82_eval.pep.ipynb #402676e6
 PAIR_FAMILIES = ("text_text", "text_image", "imagebox_image", "textbox_text")
 "HyCoCLIP's entailment families (generic side first): tier -> more specific tier, text -> image, box crop -> image, box noun phrase -> caption."
 PAIR_KINDS = ("positive", "reversed", "contradiction")
@@ -150,7 +150,8 @@ PAIR_KINDS = ("positive", "reversed", "contradiction")
 
 _PAIR_FIELDS = ("a_table", "a_row", "a_slot", "b_table", "b_row", "b_slot", "label", "family", "kind")
 
-
+# %% ../../nbs/82_eval.pep.ipynb #df692546
+# long cell: one dataclass; every method reads the same nine parallel arrays
 @dataclass
 class PEPPairs:
     """Ordered pairs (a, b) meaning "a is entailed by b", as indices into embedding tables.
@@ -317,7 +318,7 @@ def plot_pep(p, pairs_or_labels, kind=None, ax=None, bins: int = 40, title: str 
     ax.set(xlabel="p(a, b)", ylabel="density", title=title); ax.legend(fontsize=7)
     return ax
 
-# %% ../../nbs/82_eval.pep.ipynb #39789a9d
+# %% ../../nbs/82_eval.pep.ipynb #927ca684
 PEP_FIELDS = ("images", "tiers", "box_images")
 "Fields the PEP benchmark embeds (with their companions: tier negatives, box texts, validity masks)."
 
@@ -334,7 +335,7 @@ def pep_hiershapes(model, cfg: EvalCfg, accelerator=None) -> tuple[np.ndarray, P
     pairs = _pep_pairs_cached(cfg.split, cfg.n, cfg.seed, cfg.image_size)
     return pairs.scores(emb, entailment_geometry(model, accelerator)), pairs
 
-
+# %% ../../nbs/82_eval.pep.ipynb #25f5e274
 def _pep_keys(report: Mapping[str, float], prefix: str) -> dict[str, float]:
     keep = ["auc", "ap", "pent"] + [f"auc_{g}" for g in (*PAIR_FAMILIES, *PAIR_KINDS[1:])]
     return {f"{prefix}{k}": report[k] for k in keep if k in report}

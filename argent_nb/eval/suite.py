@@ -84,7 +84,7 @@ def run_benchmarks(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
         for k in r: seen[k] = seen.get(k, 0) + 1
     return {(f"{b}/{k}" if seen[k] > 1 else k): float(v) for b, r in per.items() for k, v in r.items()}
 
-# %% ../../nbs/80_eval.suite.ipynb #12250ba3
+# %% ../../nbs/80_eval.suite.ipynb #127eeb69
 def shard_indices(n: int, num_processes: int, process_index: int) -> list[int]:
     "Contiguous shard of `range(n)` for one process, padded with the last index to ceil(n / num_processes) entries."
     if n < 1: raise ValueError(f"cannot shard an empty dataset (n={n})")
@@ -92,7 +92,7 @@ def shard_indices(n: int, num_processes: int, process_index: int) -> list[int]:
     return [min(process_index * s + k, n - 1) for k in range(s)]
 
 
-# %% ../../nbs/80_eval.suite.ipynb #9508d206
+# %% ../../nbs/80_eval.suite.ipynb #b2652246
 def _device(model, accelerator=None) -> torch.device:
     if accelerator is not None: return accelerator.device
     p = next(iter(model.parameters()), None) if isinstance(model, nn.Module) else None
@@ -116,7 +116,7 @@ def _gather(accelerator, v: Tensor) -> Tensor:
     return accelerator.gather(v).to(dtype)
 
 
-# %% ../../nbs/80_eval.suite.ipynb #7110bb65
+# %% ../../nbs/80_eval.suite.ipynb #4a0c7134
 _MASKS = {"tier_negatives": "tier_negatives_valid", "rank_negatives": "rank_negatives_valid",
           "hard_negatives": "hard_negatives_valid", "box_images": "boxes_valid", "box_texts": "boxes_valid"}
 
@@ -132,7 +132,7 @@ def _embed_field(model, batch, k: str, names) -> Tensor:
     return v
 
 
-# %% ../../nbs/80_eval.suite.ipynb #596c9f10
+# %% ../../nbs/80_eval.suite.ipynb #85eca7bb
 def encode_texts(model, texts: Sequence[str], batch_size: int = 256, accelerator=None) -> Tensor:
     "Embed a list of strings in batches, as float32 [n, D] on the CPU. No collectives: each process embeds all of them."
     dev, out = _device(model, accelerator), []
@@ -143,7 +143,7 @@ def encode_texts(model, texts: Sequence[str], batch_size: int = 256, accelerator
     return torch.cat(out)
 
 
-# %% ../../nbs/80_eval.suite.ipynb #d3400ce7
+# %% ../../nbs/80_eval.suite.ipynb #2ab2b348
 def embed_dataset(model, dataset, fields: Iterable[str], batch_size: int = 256, accelerator=None,
                   num_workers: int = 0) -> dict[str, Tensor]:
     """Embed `fields` of every sample of `dataset`, as `{field: tensor [N, ...]}` on the CPU in dataset order.
@@ -170,7 +170,7 @@ def embed_dataset(model, dataset, fields: Iterable[str], batch_size: int = 256, 
     return out
 
 
-# %% ../../nbs/80_eval.suite.ipynb #363e5d49
+# %% ../../nbs/80_eval.suite.ipynb #44d95c36
 def _plain(x):
     if isinstance(x, dict): return {str(k): _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)): return [_plain(v) for v in x]
@@ -189,7 +189,7 @@ def write_json(results: dict, path: str | Path) -> Path:
     return path
 
 
-# %% ../../nbs/80_eval.suite.ipynb #a781f49a
+# %% ../../nbs/80_eval.suite.ipynb #f1a3f4cd
 def find_run_dir(path: str | Path) -> Path:
     "The run folder of `path`: `path` itself or its nearest parent (up to 3 levels) holding `config.yaml`."
     p = Path(path)
@@ -200,7 +200,7 @@ def find_run_dir(path: str | Path) -> Path:
                             "or a checkpoint RUN/checkpoints/step_XXXXXXX")
 
 
-# %% ../../nbs/80_eval.suite.ipynb #ea6a32b5
+# %% ../../nbs/80_eval.suite.ipynb #4384d807
 def load_run_model(path: str | Path, run_cfg: dict | None = None):
     "(model, checkpoint): the model of the run holding `path`, built from its config's `model` group, with the weights of `find_checkpoint(path)`."
     run = find_run_dir(path)

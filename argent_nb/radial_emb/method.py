@@ -20,11 +20,13 @@ from ..core.registry import Method, register_method
 # %% auto #0
 __all__ = ['BREEDS_PROMPT', 'text_tower_parameters', 'RE', 'REBenchParams', 're_benchmark']
 
-# %% ../../nbs/12_radial_emb.method.ipynb #11518734
+# %% ../../nbs/12_radial_emb.method.ipynb #74e734de
 def text_tower_parameters(model: nn.Module) -> list:
     "(name, parameter) of the text tower and head: everything but the image tower and the logit scale."
     return [(n, p) for n, p in model.named_parameters() if not n.startswith("clip.visual.") and "logit_scale" not in n]
 
+# %% ../../nbs/12_radial_emb.method.ipynb #5316afb4
+# long cell: one `Method` class (its Params, setup and loss share the frozen tower and the root state)
 @register_method
 class RE(Method):
     "Radial embeddings fine-tuning (Alper & Averbuch-Elor, ECCV 2024)."
@@ -87,7 +89,7 @@ class RE(Method):
         return {"loss": total, "re": parts["loss"].detach(), "reg": reg.detach(), "pos_angle": parts["pos_angle"],
                 "neg_angle": parts["neg_angle"], "triplet_acc": parts["acc"], "root_norm": root.detach().norm()}
 
-# %% ../../nbs/12_radial_emb.method.ipynb #6bfd2452
+# %% ../../nbs/12_radial_emb.method.ipynb #19b337b6
 def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str) -> dict:
     uniq = list(dict.fromkeys(t for ts in tiers for t in ts))
     pos = {t: i for i, t in enumerate(uniq)}
@@ -100,6 +102,7 @@ def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, acceler
     out[f"{prefix}tau_d"] = r["tau_d"]
     return out
 
+# %% ../../nbs/12_radial_emb.method.ipynb #9a364ed9
 BREEDS_PROMPT = "a photo of a {}"
 "How BREEDS labels are said to the text tower (c_x is the image's similarity to this prompt)."
 
@@ -127,6 +130,7 @@ def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
     lab = encode_texts(model, [BREEDS_PROMPT.format(l) for l in labels], accelerator=accelerator)
     return breeds_recall(img, lab, torch.stack(true), geo)
 
+# %% ../../nbs/12_radial_emb.method.ipynb #589d4ce3
 @dataclass
 class REBenchParams:
     "Keys of the `re` benchmark (`eval.re.*`): the real data sets scored beside HierShapes."
@@ -138,6 +142,7 @@ class REBenchParams:
     breeds_subset: list[str] = doc(["entity13"], "a BREEDS subset name, or the superclass wnids of the task")
     breeds_per_class: int = doc(10, "images per fine class for BREEDS")
 
+# %% ../../nbs/12_radial_emb.method.ipynb #75647c89
 @register_benchmark("re", Params=REBenchParams)
 def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     "RE benchmarks: hierarchical retrieval and BREEDS-style pairs on HierShapes, + HierarCaps / HyperLex files if set."

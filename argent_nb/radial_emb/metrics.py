@@ -20,7 +20,7 @@ __all__ = ['hierarchical_predictions', 'hierarchical_predictions_loop', 'hierarc
            'hyperlex_prompts', 'hyperlex_scores', 'hyperlex_spearman', 'hyperlex_benchmark', 'breeds_label_set',
            'breeds_pairs', 'breeds_predict', 'breeds_recall']
 
-# %% ../../nbs/11_radial_emb.metrics.ipynb #c60509c3
+# %% ../../nbs/11_radial_emb.metrics.ipynb #6ac7f257
 _PROCEDURES = ("paper", "sweep")
 
 def _check_steps_procedure(steps, procedure):
@@ -29,6 +29,7 @@ def _check_steps_procedure(steps, procedure):
     if procedure not in _PROCEDURES:
         raise ValueError(f"procedure must be one of {_PROCEDURES}, got {procedure!r}")
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #b573b258
 def _as_float_tensor(x, name: str, ndim: int) -> Tensor:
     "`x` as a floating tensor with `ndim` dims and no NaN (half precision widened to float32)."
     x = torch.as_tensor(x)
@@ -40,12 +41,14 @@ def _as_float_tensor(x, name: str, ndim: int) -> Tensor:
     if torch.isnan(x).any(): raise ValueError(f"{name} contains NaN (shape {tuple(x.shape)})")
     return x
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #3301bf9a
 def _sort_by_radius(radii: Tensor) -> tuple[Tensor, Tensor]:
     "Candidate order by (radius, index) and the sorted radii (float64)."
     r = radii.double()
     order = torch.argsort(r, stable=True)
     return order, r[order]
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #3acc6722
 def _prefix_best(sim_sorted: Tensor, pos: Tensor) -> Tensor:
     """Sorted position of the most similar candidate among the prefix [0, pos] of each row.
 
@@ -56,6 +59,7 @@ def _prefix_best(sim_sorted: Tensor, pos: Tensor) -> Tensor:
     first = torch.searchsorted(cm, val.contiguous(), right=False)  # first position the running max reaches it
     return torch.where(pos >= 0, first, torch.full_like(first, -1))
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #2a169a0b
 def _predict_sorted(sim_sorted: Tensor, sorted_r: Tensor, steps: int, procedure: str) -> Tensor:
     """Both procedures on one chunk of images. Returns sorted positions [n, steps]: a new distinct prediction at its
     first step, -1 elsewhere (empty step, repeat, or the paper's dropped first prediction)."""
@@ -77,6 +81,7 @@ def _predict_sorted(sim_sorted: Tensor, sorted_r: Tensor, steps: int, procedure:
         new[torch.arange(n, device=dev)[drop], first[drop]] = False
     return torch.where(new, best, torch.full_like(best, -1))
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #c2fa9469
 def hierarchical_predictions(sim, radii, steps: int = 50, procedure: str = "paper") -> Tensor:
     """Hierarchical retrieval from precomputed scores: `sim` [N, M] image-candidate similarity, `radii` [M] candidate
     genericness (distance from the root). Returns candidate indices [N, steps], generic -> specific: each distinct
@@ -151,17 +156,9 @@ def hierarchical_scores(preds, gt, radii) -> dict[str, np.ndarray]:
     tau = rowwise_kendall(radii[gt].double(), np.arange(gt.shape[1]))
     return {"P": P.numpy(), "R": R.numpy(), "tau_d": tau}
 
-# %% ../../nbs/11_radial_emb.metrics.ipynb #1c575ddf
-def hierarchical_retrieval(image_emb, text_emb, root, gt, *, steps: int = 50, procedure: str = "paper",
-                           chunk: int = 256, geometry: Geometry | None = None, per_image: bool = False):
-    """HierarCaps hierarchical image->text retrieval (RE sec. 6.1, supp. B.5): mean precision "P", recall "R" and
-    "tau_d" over images.
-
-    `image_emb` [N, D], `text_emb` [M, D] the candidate texts (each distinct text once), `root` [D] the entailment
-    root (or None with `geometry`, whose similarity and genericness are then used), `gt` [N, T] each image's tier
-    texts as candidate indices, general -> specific. `procedure`: "paper" (default) or "sweep" (released code), see
-    `hierarchical_predictions`. `per_image=True` also returns a dict of per-image arrays and the predictions [N, steps]."""
-    _check_steps_procedure(steps, procedure)
+# %% ../../nbs/11_radial_emb.metrics.ipynb #953a26b5
+def _retrieval_inputs(image_emb, text_emb, gt, chunk) -> tuple[Tensor, Tensor, Tensor]:
+    "The checked inputs of `hierarchical_retrieval`: image and text embeddings in one common dtype, and the ground truth."
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
     img = _as_float_tensor(image_emb, "image_emb", 2)
@@ -172,20 +169,36 @@ def hierarchical_retrieval(image_emb, text_emb, root, gt, *, steps: int = 50, pr
     img, txt = img.to(dt), txt.to(dt)
     if len(txt) == 0: raise ValueError(f"text_emb has no candidates, got shape {tuple(txt.shape)}")
     if len(img) == 0: raise ValueError(f"image_emb has no images, got shape {tuple(img.shape)}")
-    gt = _check_gt(gt, len(img), len(txt))
+    return img, txt, _check_gt(gt, len(img), len(txt))
+
+# %% ../../nbs/11_radial_emb.metrics.ipynb #16d1919d
+def _radii_and_similarity(txt: Tensor, root, geometry: Geometry | None) -> tuple:
+    """(candidate radii float64 [M], similarity function, the candidates as that function takes them): the cosine and
+    the distance from `root`, or the `geometry`'s similarity and genericness (exactly one of the two is given)."""
+    if geometry is None:
+        if root is None: raise ValueError("root is required (shape [D]) unless a geometry is given")
+        root = _as_float_tensor(root, "root", 1).to(txt.device, txt.dtype)
+        if root.shape[0] != txt.shape[1]:
+            raise ValueError(f"root has shape {tuple(root.shape)} but text_emb has shape {tuple(txt.shape)} (same D)")
+        radii = torch.linalg.vector_norm(txt.double() - root.double(), dim=-1)
+        return radii, (lambda a, b: F.normalize(a, dim=-1) @ b.T), F.normalize(txt, dim=-1)
+    if root is not None: raise ValueError("pass either root or geometry, not both (the geometry has its own root)")
+    return geometry.genericness(txt).double(), geometry.pairwise_similarity, txt
+
+# %% ../../nbs/11_radial_emb.metrics.ipynb #5cc668d3
+def hierarchical_retrieval(image_emb, text_emb, root, gt, *, steps: int = 50, procedure: str = "paper",
+                           chunk: int = 256, geometry: Geometry | None = None, per_image: bool = False):
+    """HierarCaps hierarchical image->text retrieval (RE sec. 6.1, supp. B.5): mean precision "P", recall "R" and
+    "tau_d" over images.
+
+    `image_emb` [N, D], `text_emb` [M, D] the candidate texts (each distinct text once), `root` [D] the entailment
+    root (or None with `geometry`, whose similarity and genericness are then used), `gt` [N, T] each image's tier
+    texts as candidate indices, general -> specific. `procedure`: "paper" (default) or "sweep" (released code), see
+    `hierarchical_predictions`. `per_image=True` also returns a dict of per-image arrays and the predictions [N, steps]."""
+    _check_steps_procedure(steps, procedure)
+    img, txt, gt = _retrieval_inputs(image_emb, text_emb, gt, chunk)
     with torch.no_grad():
-        if geometry is None:
-            if root is None: raise ValueError("root is required (shape [D]) unless a geometry is given")
-            root = _as_float_tensor(root, "root", 1).to(txt.device, txt.dtype)
-            if root.shape[0] != txt.shape[1]:
-                raise ValueError(f"root has shape {tuple(root.shape)} but text_emb has shape {tuple(txt.shape)} (same D)")
-            radii = torch.linalg.vector_norm(txt.double() - root.double(), dim=-1)
-            sim_fn = lambda a, b: F.normalize(a, dim=-1) @ b.T
-            txt_n = F.normalize(txt, dim=-1)
-        else:
-            if root is not None: raise ValueError("pass either root or geometry, not both (the geometry has its own root)")
-            radii = geometry.genericness(txt).double()
-            sim_fn, txt_n = geometry.pairwise_similarity, txt
+        radii, sim_fn, txt_n = _radii_and_similarity(txt, root, geometry)
         order, sorted_r = _sort_by_radius(radii)
         txt_sorted = txt_n[order].contiguous()
         preds = torch.cat([_predict_sorted(sim_fn(ic, txt_sorted).contiguous(), sorted_r, steps, procedure)
@@ -197,7 +210,7 @@ def hierarchical_retrieval(image_emb, text_emb, root, gt, *, steps: int = 50, pr
            "tau_d": float(np.nanmean(s["tau_d"])) if not np.isnan(s["tau_d"]).all() else math.nan}
     return (out, {**s, "predictions": preds}) if per_image else out
 
-# %% ../../nbs/11_radial_emb.metrics.ipynb #b755b3cf
+# %% ../../nbs/11_radial_emb.metrics.ipynb #4eeb1934
 from ..datasets.hyperlex import HYPERLEX_PROMPT   # "a picture of a {}" (RE supp. B.5), defined with the HyperLex loader
 
 def hyperlex_prompts(words: Sequence[str], prompt: str = HYPERLEX_PROMPT) -> list[str]:
@@ -205,6 +218,7 @@ def hyperlex_prompts(words: Sequence[str], prompt: str = HYPERLEX_PROMPT) -> lis
     if "{}" not in prompt: raise ValueError(f"prompt must contain a '{{}}' slot for the word, got {prompt!r}")
     return [prompt.format(w) for w in words]
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #641b744e
 def hyperlex_scores(general_emb: Tensor, specific_emb: Tensor, geometry: Geometry) -> Tensor:
     """Predicted entailment score per pair, -Xi_r(e(general), e(specific)): higher = `specific` is more a type of
     `general`. In HyperLex, general = WORD2 and specific = WORD1. Rows are pairs; any geometry with exterior angles."""
@@ -213,6 +227,7 @@ def hyperlex_scores(general_emb: Tensor, specific_emb: Tensor, geometry: Geometr
         raise ValueError(f"general_emb has shape {tuple(g.shape)} but specific_emb has shape {tuple(s.shape)} (one row per pair)")
     with torch.no_grad(): return -geometry.exterior_angle(g, s)
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #b4a4ac5e
 def hyperlex_spearman(gold, scores, pos: Sequence[str] | None = None, noun_tag: str = "N") -> dict[str, float]:
     """Spearman rho between gold `AVG_SCORE`s and predicted `scores` (one per pair): "rho_all", and "rho_N" over the
     pairs whose `pos` equals `noun_tag` (only when `pos` is given)."""
@@ -229,6 +244,7 @@ def hyperlex_spearman(gold, scores, pos: Sequence[str] | None = None, noun_tag: 
         out["rho_N"] = spearman_rho(sc[noun], gold[noun])
     return out
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #334caaa5
 _HL_FIELDS = {"word1": ("word1",), "word2": ("word2",), "pos": ("pos",), "score": ("score", "avg_score")}
 
 def _hyperlex_record(p, i: int) -> tuple[str, str, str, float]:
@@ -245,6 +261,7 @@ def _hyperlex_record(p, i: int) -> tuple[str, str, str, float]:
         vals.append(get(k))
     return str(vals[0]), str(vals[1]), str(vals[2]), float(vals[3])
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #f09540f6
 def hyperlex_benchmark(pairs, encode_text: Callable[[list[str]], Tensor], geometry: Geometry,
                        prompt: str = HYPERLEX_PROMPT, batch_size: int = 256) -> dict[str, float]:
     """HyperLex rho_all and rho_N (RE sec. 6.1). `pairs`: records (word1, word2, pos, score) as tuples, mappings or
@@ -263,7 +280,7 @@ def hyperlex_benchmark(pairs, encode_text: Callable[[list[str]], Tensor], geomet
     scores = hyperlex_scores(emb[w2], emb[w1], geometry)      # general = WORD2, specific = WORD1
     return hyperlex_spearman([r[3] for r in recs], scores, [r[2] for r in recs])
 
-# %% ../../nbs/11_radial_emb.metrics.ipynb #6aed61fd
+# %% ../../nbs/11_radial_emb.metrics.ipynb #d086caa0
 def breeds_label_set(pairs) -> tuple[list[str], Tensor]:
     """The label list of a BREEDS task and each (coarse, fine) pair as label indices. `pairs`: (coarse, fine) name
     tuples or records with `.coarse` and `.fine` (e.g. `argent_nb.datasets.breeds.BreedsPair`). Returns (labels: coarse names
@@ -276,6 +293,7 @@ def breeds_label_set(pairs) -> tuple[list[str], Tensor]:
     idx = {n: i for i, n in enumerate(coarse + fine)}
     return coarse + fine, torch.tensor([[idx[c], idx[f]] for c, f in cf])
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #ee7ddb62
 def breeds_pairs(label_emb, geometry: Geometry) -> tuple[Tensor, Tensor]:
     """All ordered label pairs (x, y) with genericness(x) < genericness(y), as `pairs` [P, 2], and their entailment
     term s(x, y) = -Xi(x, y) [P] (higher = y more clearly beyond x on x's ray from the root)."""
@@ -287,6 +305,7 @@ def breeds_pairs(label_emb, geometry: Geometry) -> tuple[Tensor, Tensor]:
     x, y = torch.nonzero(rad[:, None] < rad[None, :], as_tuple=True)
     return torch.stack([x, y], 1), -xi[x, y]
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #f6c7de63
 def _breeds_setup(image_emb, label_emb, geometry, true_pairs=None):
     "Image-label similarities c [N, L] (float64), pairs [P, 2], s [P], and each image's true pair id (-1: not a candidate)."
     img = _as_float_tensor(image_emb, "image_emb", 2)
@@ -308,6 +327,7 @@ def _breeds_setup(image_emb, label_emb, geometry, true_pairs=None):
     tp = tp.long().to(pairs.device)
     return c, pairs, s.double(), pid[tp[:, 0], tp[:, 1]]
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #fa66c239
 _BREEDS_CHUNK_NUMEL = 2**22  # memory bound for one [images, pairs] score block, in elements
 
 def _breeds_chunks(n: int, per_image: int):
@@ -315,6 +335,16 @@ def _breeds_chunks(n: int, per_image: int):
     step = max(1, _BREEDS_CHUNK_NUMEL // max(1, per_image))
     return [slice(i, min(n, i + step)) for i in range(0, n, step)]
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #3eb1460c
+def breeds_predict(image_emb, label_emb, geometry: Geometry, C: float, k: int = 5) -> Tensor:
+    "The top-`k` ordered label pairs (x, y) per image under c_x + c_y - C Xi(x, y): label indices [N, k, 2], best first."
+    c, pairs, s, _ = _breeds_setup(image_emb, label_emb, geometry)
+    k = min(int(k), len(pairs))
+    top = [(c[sl][:, pairs[:, 0]] + c[sl][:, pairs[:, 1]] + C * s).topk(k, dim=1).indices
+           for sl in _breeds_chunks(len(c), len(pairs))]
+    return pairs[torch.cat(top)]
+
+# %% ../../nbs/11_radial_emb.metrics.ipynb #3132d7fb
 def _breeds_hits(c, pairs, s, tid, Cs: Tensor, ks: tuple[int, ...]) -> Tensor:
     """Bool [G, N, K]: is the true pair within the top-k for each C in `Cs` (pessimistic ties)? Chunked over images;
     one C at a time into preallocated buffers (about 3x faster than one [G, n, P] block on CPU)."""
@@ -332,14 +362,7 @@ def _breeds_hits(c, pairs, s, tid, Cs: Tensor, ks: tuple[int, ...]) -> Tensor:
             out[g, sl] = (n_above[:, None] < kt) & (t >= 0)[:, None]
     return out
 
-def breeds_predict(image_emb, label_emb, geometry: Geometry, C: float, k: int = 5) -> Tensor:
-    "The top-`k` ordered label pairs (x, y) per image under c_x + c_y - C Xi(x, y): label indices [N, k, 2], best first."
-    c, pairs, s, _ = _breeds_setup(image_emb, label_emb, geometry)
-    k = min(int(k), len(pairs))
-    top = [(c[sl][:, pairs[:, 0]] + c[sl][:, pairs[:, 1]] + C * s).topk(k, dim=1).indices
-           for sl in _breeds_chunks(len(c), len(pairs))]
-    return pairs[torch.cat(top)]
-
+# %% ../../nbs/11_radial_emb.metrics.ipynb #ef5d707b
 def breeds_recall(image_emb, label_emb, true_pairs, geometry: Geometry, C: float | None = None,
                   ks: Sequence[int] = (1, 5), grid: Sequence[float] | None = None, select_k: int = 1,
                   seed: int = 0) -> dict[str, float]:
