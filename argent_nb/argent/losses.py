@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from ..core.lorentz import LorentzGeometry
+from ..core.lorentz import LorentzGeometry, MERU_APERTURE_EPS
 from ..core.losses import contrastive_loss, masked_mean
 
 # %% auto #0
@@ -19,9 +19,11 @@ __all__ = ['ADAENT_FORMS', 'HYCOCLIP_PAIRS', 'ENTAILMENT_REDUCTIONS', 'entailmen
            'norm_regulariser', 'meru_loss', 'hycoclip_loss', 'argent_loss', 'pick_boxes']
 
 # %% ../../nbs/40_argent.losses.ipynb #2cc3100d
-def entailment_hinge(parent: Tensor, child: Tensor, geometry: LorentzGeometry, aperture_factor: float = 1.0) -> Tensor:
-    "Per pair [B]: relu(ext(parent, child) - aperture_factor * aper(parent)) (MERU f = 1; HyCoCLIP 0.7 / 1.2)."
-    return F.relu(geometry.exterior_angle(parent, child) - aperture_factor * geometry.aperture(parent))
+def entailment_hinge(parent: Tensor, child: Tensor, geometry: LorentzGeometry, aperture_factor: float = 1.0,
+                     aperture_eps: float | None = None) -> Tensor:
+    """Per pair [B]: relu(ext(parent, child) - aperture_factor * aper(parent)) (MERU f = 1; HyCoCLIP 0.7 / 1.2); the
+    aperture clamps its arcsin argument at 1 - aperture_eps (default: the geometry's `aperture_eps`)."""
+    return F.relu(geometry.exterior_angle(parent, child) - aperture_factor * geometry.aperture(parent, aperture_eps))
 
 # %% ../../nbs/40_argent.losses.ipynb #e1228fc1
 ADAENT_FORMS = ("sin2", "linear", "none")
@@ -73,15 +75,17 @@ def _check_batch(image, text, box_image=None, box_text=None, box_valid=None) -> 
 
 # %% ../../nbs/40_argent.losses.ipynb #4c793c2a
 def _monitors(e: dict, geometry: LorentzGeometry) -> dict:
-    "Detached mean space norm of each component and the fraction of parents inside the norm boundary."
+    """Detached mean space norm of each component (valid boxes only) and `parents_inside`, the fraction of the parent
+    embeddings (texts, valid text boxes, valid image boxes) whose space norm is below the norm boundary."""
     with torch.no_grad():
         out = {}
         for k in ("image", "text", "box_image", "box_text"):
             if k in e: out[f"norm_{k}"] = masked_mean(e[k].norm(dim=-1), e.get("box_valid") if "box" in k else None)
         rb = geometry.norm_boundary(like=e["text"])
-        par = [(e["text"], None)] + [(e[k], e["box_valid"]) for k in ("box_text", "box_image") if k in e]
-        inside = [masked_mean((p.norm(dim=-1) < rb).float(), v) for p, v in par]
-        out["parents_inside"] = sum(inside) / len(inside)
+        par = [(e["text"], torch.ones_like(e["text"][:, 0], dtype=torch.bool))]
+        par += [(e[k], e["box_valid"]) for k in ("box_text", "box_image") if k in e]
+        pts, keep = (torch.cat(z) for z in zip(*par))
+        out["parents_inside"] = masked_mean((pts.norm(dim=-1) < rb).to(rb.dtype), keep)
     return out
 
 # %% ../../nbs/40_argent.losses.ipynb #27feb190
@@ -91,13 +95,14 @@ def _parts(d: dict) -> dict:
 # %% ../../nbs/40_argent.losses.ipynb #b3331653
 def meru_loss(image: Tensor, text: Tensor, scale: Tensor | float, geometry: LorentzGeometry, *,
               all_image: Tensor | None = None, all_text: Tensor | None = None, offset: int = 0,
-              entail_weight: float = 0.2, aperture_factor: float = 1.0) -> dict:
-    "MERU (SPEC 4): symmetric contrastive loss on -scale * d + entail_weight * mean relu(ext(T, I) - aper(T))."
+              entail_weight: float = 0.2, aperture_factor: float = 1.0, aperture_eps: float = MERU_APERTURE_EPS) -> dict:
+    """MERU (SPEC 4): symmetric contrastive loss on -scale * d + entail_weight * mean relu(ext(T, I) - aper(T)), the
+    aperture clamped at 1 - aperture_eps (the released 1e-8)."""
     e = _check_batch(image, text)
     cont = contrastive_loss(image, text, geometry, scale, all_a=all_image, all_b=all_text, offset=offset)
-    ent = entailment_hinge(text, image, geometry, aperture_factor).mean()
+    ent = entailment_hinge(text, image, geometry, aperture_factor, aperture_eps).mean()
     with torch.no_grad():
-        mon = {"angle": geometry.exterior_angle(text, image).mean(), "aperture": geometry.aperture(text).mean()}
+        mon = {"angle": geometry.exterior_angle(text, image).mean(), "aperture": geometry.aperture(text, aperture_eps).mean()}
     return {"loss": cont + entail_weight * ent, **_parts({"contrastive": cont, "entailment": ent}), **mon,
             **_monitors(e, geometry)}
 
@@ -129,23 +134,24 @@ def _parents_norm_loss(e: dict, geometry: LorentzGeometry, detach_boundary: bool
     return norm_regulariser(parents, geometry, torch.cat([torch.ones_like(v), v, v]), detach_boundary)
 
 # %% ../../nbs/40_argent.losses.ipynb #3c6fde9c
-ENTAILMENT_REDUCTIONS = ("mean", "code")
+ENTAILMENT_REDUCTIONS = ("half_sum", "mean")
 
 def hycoclip_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tensor, box_valid: Tensor | None,
                   scale: Tensor | float, geometry: LorentzGeometry, *, all_image: Tensor | None = None,
                   all_text: Tensor | None = None, offset: int = 0, entail_weight: float = 0.2,
-                  entailment_reduction: str = "mean", norm_weight: float = 0.0) -> dict:
-    """HyCoCLIP (SPEC 4): mean of CE(I->T), CE(T->I), CE(I_b->T), CE(T_b->I) + entail_weight * the mean (or, with
-    `entailment_reduction='code'`, the released code's 0.5 * sum) of the four hinges of `HYCOCLIP_PAIRS`.
-    `norm_weight > 0` adds ARGENT's norm regulariser over the parents (an ablation, not HyCoCLIP as published)."""
+                  entailment_reduction: str = "half_sum", aperture_eps: float = MERU_APERTURE_EPS,
+                  norm_weight: float = 0.0) -> dict:
+    """HyCoCLIP (SPEC 4): mean of CE(I->T), CE(T->I), CE(I_b->T), CE(T_b->I) + entail_weight * 0.5 * the sum (the released
+    code; `entailment_reduction='mean'`: their mean) of the four hinges of `HYCOCLIP_PAIRS`, apertures clamped at
+    1 - aperture_eps. `norm_weight > 0` adds ARGENT's norm regulariser over the parents (an ablation, not HyCoCLIP)."""
     if entailment_reduction not in ENTAILMENT_REDUCTIONS:
         raise ValueError(f"entailment_reduction must be one of {ENTAILMENT_REDUCTIONS}, got {entailment_reduction!r}")
     e = _check_batch(image, text, box_image, box_text, box_valid)
     ce = _hycoclip_contrastive(e, scale, geometry, all_image, all_text, offset)
     cont = sum(ce.values()) / 4
-    hinge = {f"ent_{n}": masked_mean(entailment_hinge(e[p], e[c], geometry, f), _pair_valid(e, p, c))
+    hinge = {f"ent_{n}": masked_mean(entailment_hinge(e[p], e[c], geometry, f, aperture_eps), _pair_valid(e, p, c))
              for n, p, c, f in HYCOCLIP_PAIRS}
-    ent = sum(hinge.values()) / (4 if entailment_reduction == "mean" else 2)
+    ent = sum(hinge.values()) * (0.5 if entailment_reduction == "half_sum" else 0.25)
     loss, parts = cont + entail_weight * ent, {"contrastive": cont, "entailment": ent, **ce, **hinge}
     if norm_weight:
         parts["norm"] = _parents_norm_loss(e, geometry)

@@ -89,6 +89,7 @@ class MERU(_Lorentz):
     @dataclass
     class Params:
         entail_weight: float = doc(0.2, "weight of the entailment hinge")
+        aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)")
 
 # %% ../../nbs/41_argent.method.ipynb #5e133ac7
 @register_method
@@ -100,7 +101,8 @@ class HyCoCLIP(_Lorentz):
     @dataclass
     class Params(BoxParams):
         entail_weight: float = doc(0.2, "weight of the entailment hinges")
-        entailment_reduction: str = doc("mean", "mean (SPEC 4) | code (released code: 0.5 x sum)")
+        entailment_reduction: str = doc("half_sum", "half_sum (released code: 0.5 x the sum of the 4 hinges) | mean")
+        aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)")
         norm_weight: float = doc(0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)")
 
 # %% ../../nbs/41_argent.method.ipynb #d10ce6e7

@@ -15,7 +15,7 @@ from .geometry import Geometry, _check, _check_pair, fp32_geometry, register_geo
 
 
 # %% auto #0
-__all__ = ['MAX_SINH_INPUT', 'lorentz_time', 'lorentz_inner', 'pairwise_lorentz_inner', 'lorentz_distance',
+__all__ = ['MAX_SINH_INPUT', 'MERU_APERTURE_EPS', 'lorentz_time', 'lorentz_inner', 'pairwise_lorentz_inner', 'lorentz_distance',
            'pairwise_lorentz_distance', 'distance0', 'exp_map0', 'log_map0', 'norm_boundary', 'half_aperture',
            'exterior_angle', 'pairwise_exterior_angle', 'lorentz_geodesic', 'point_at', 'to_poincare', 'from_poincare',
            'LorentzGeometry']
@@ -106,13 +106,21 @@ def norm_boundary(c, K: float = 0.1, like: Tensor | None = None):
     if like is not None: return 2 * K / _c_like(c, like).sqrt()
     return 2 * K / (c.sqrt() if isinstance(c, Tensor) else math.sqrt(c))
 
+# %% ../../nbs/04_core.lorentz.ipynb #e93b7322
+MERU_APERTURE_EPS = 1e-8
+"MERU's and HyCoCLIP's released clamp of the aperture's arcsin argument, 1 - 1e-8 (MERU lorentz.py)."
+
 
 @fp32_geometry
 def half_aperture(x: Tensor, c, K: float = 0.1, eps: float = 1e-6) -> Tensor:
-    "Half-aperture arcsin(min(2K / (sqrt(c)||x~||), 1 - eps)) of the entailment cone at each point of `x` [..., D] -> [...]."
+    """Half-aperture arcsin(min(2K / (sqrt(c)||x~||), 1 - eps)) of the entailment cone at each point of `x` [..., D] -> [...].
+    1 - eps is taken in x's dtype (float32 rounds 1 - 1e-8 to 1, as the released clamp does); clamped points get the
+    constant arcsin(1 - eps), gradient 0."""
     rb = norm_boundary(c, K, like=x)
-    r = torch.linalg.vector_norm(x, dim=-1)
-    return torch.asin((rb / torch.maximum(r, rb)).clamp(max=1 - eps))
+    s = rb / torch.maximum(torch.linalg.vector_norm(x, dim=-1), rb)
+    top = torch.tensor(1 - eps, dtype=x.dtype, device=x.device)
+    free = s < top
+    return torch.where(free, torch.asin(torch.where(free, s, torch.zeros_like(s))), torch.asin(top))
 
 # %% ../../nbs/04_core.lorentz.ipynb #fc87071b
 def _planar_angle(a: Tensor, b: Tensor, eps: float) -> Tensor:
@@ -323,9 +331,9 @@ class LorentzGeometry(Geometry):
         x, y = _check_pair(x, y, ndim=2)
         return pairwise_exterior_angle(x, y, self.curvature, self.angle_eps)
 
-    def aperture(self, x: Tensor) -> Tensor:
-        "Half-aperture arcsin(min(2K/(sqrt(c)||x~||), 1 - eps)) of the cone at each point -> [...]."
-        return half_aperture(_check(x, "x"), self.curvature, self.K, self.aperture_eps)
+    def aperture(self, x: Tensor, eps: float | None = None) -> Tensor:
+        "Half-aperture arcsin(min(2K/(sqrt(c)||x~||), 1 - eps)) of the cone at each point -> [...]; eps: `aperture_eps` unless given."
+        return half_aperture(_check(x, "x"), self.curvature, self.K, self.aperture_eps if eps is None else eps)
 
     def geodesic(self, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
         "Point at fraction `t` along the hyperbolic geodesic from `x` to `y`; `t` broadcasts against the leading dims."
