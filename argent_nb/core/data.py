@@ -4,6 +4,7 @@
 
 # %% ../../nbs/05_core.data.ipynb #28c2947b
 from __future__ import annotations
+import bisect
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
@@ -11,8 +12,8 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['HARD_NEGATIVE_TYPES', 'FIELDS', 'Node', 'FieldSpec', 'expand_fields', 'MissingFieldsError', 'check_fields', 'Batch',
-           'get_tokenizer', 'Collator', 'Taxonomy']
+__all__ = ['HARD_NEGATIVE_TYPES', 'FIELDS', 'Node', 'RANK_NEGATIVE_MODES', 'FieldSpec', 'expand_fields', 'MissingFieldsError',
+           'check_fields', 'Batch', 'get_tokenizer', 'Collator', 'Taxonomy', 'rank_negatives']
 
 # %% ../../nbs/05_core.data.ipynb #ebda1f16
 HARD_NEGATIVE_TYPES = ("relation", "attribute", "object", "action")
@@ -36,9 +37,15 @@ FIELDS = {f.name: f for f in [
     FieldSpec("tier_negatives_valid", "bools", "which tier negatives exist"),
     FieldSpec("rank_labels", "ints", "R taxon indices (index within the rank), rank 0 most general"),
     FieldSpec("rank_texts", "texts", "R rank texts: taxon names of ranks 0..j joined by spaces"),
-    FieldSpec("rank_negatives", "texts", "R rank texts of a sibling taxon at each rank (SPEC 2 hard negatives)",
-              ("rank_negatives_valid",)),
+    FieldSpec("rank_negatives", "texts", "R rank texts; entry k: a rank-k taxon sharing ranks 0..k-2 with the positive "
+              "and differing at rank k-1 (SPEC 2 Eq. 5 hard negatives; see `rank_negatives`)",
+              ("rank_negatives_valid", "rank_negatives_differ")),
     FieldSpec("rank_negatives_valid", "bools", "which rank negatives exist"),
+    FieldSpec("rank_negatives_differ", "ints", "rank at which rank negative k first differs from the positive "
+              "(k-1 as asked, another rank after a fallback, -1 when missing)"),
+    FieldSpec("rank_random_negatives", "texts", "R rank texts; entry k: a random rank-k taxon off the positive's path "
+              "(RCME's random-negative ablation, Table 6)", ("rank_random_negatives_valid",)),
+    FieldSpec("rank_random_negatives_valid", "bools", "which random rank negatives exist"),
     FieldSpec("hard_negatives", "texts", "K foils of the caption, false for the image",
               ("hard_negative_types", "hard_negatives_valid")),
     FieldSpec("hard_negative_types", "ints", "type of each foil, index into HARD_NEGATIVE_TYPES"),
@@ -91,6 +98,9 @@ class Batch:
     rank_texts: Tensor | None = None
     rank_negatives: Tensor | None = None
     rank_negatives_valid: Tensor | None = None
+    rank_negatives_differ: Tensor | None = None
+    rank_random_negatives: Tensor | None = None
+    rank_random_negatives_valid: Tensor | None = None
     hard_negatives: Tensor | None = None
     hard_negative_types: Tensor | None = None
     hard_negatives_valid: Tensor | None = None
@@ -306,3 +316,52 @@ class Taxonomy:
                 walk(c, pre + ("    " if last else "│   "))
             if len(shown) < len(kids): lines.append(f"{pre}└── ... {len(kids) - len(shown)} more")
         walk((), ""); return "\n".join(["(root)"] + lines)
+
+# %% ../../nbs/05_core.data.ipynb #c5c1509f
+def _prefix_slice(taxonomy: Taxonomy, k: int, prefix: tuple) -> tuple[int, int]:
+    "(lo, hi): `taxonomy.ranks[k][lo:hi]` are the rank-k nodes whose first len(prefix) names are `prefix`."
+    nodes, p = taxonomy.ranks[k], tuple(prefix)
+    cut = lambda n: n[:len(p)]
+    return bisect.bisect_left(nodes, p, key=cut), bisect.bisect_right(nodes, p, key=cut)
+
+# %% ../../nbs/05_core.data.ipynb #f98e8b4c
+def _pick(n: int, get: Callable, rng, accept: Callable | None = None, tries: int = 32):
+    "A uniform choice among the accepted items `get(0..n-1)` (`accept(item) -> bool`), or None if none is accepted."
+    if n <= 0: return None
+    if accept is None: return get(int(rng.integers(n)))
+    if n > tries:                                   # i.i.d. draws: the first accepted one is uniform among the accepted
+        for k in rng.integers(n, size=tries):
+            if accept(m := get(int(k))): return m
+    for k in rng.permutation(n):                    # exhaustive: the first accepted one of a uniform random order
+        if accept(m := get(int(k))): return m
+    return None
+
+# %% ../../nbs/05_core.data.ipynb #da3664a8
+RANK_NEGATIVE_MODES = ("rank_matched", "random")
+
+def rank_negatives(taxonomy: Taxonomy, leaf, rng, *, mode: str = "rank_matched",
+                   accept: Callable | None = None) -> list[tuple[Node | None, int]]:
+    """One negative per rank k = 0..len(leaf)-1 of the positive `leaf`: (a rank-k node, the rank where it first
+    differs from `leaf`), or (None, -1). "rank_matched": differs at rank k-1 (RCME Eq. 5; k = 0: a sibling), else
+    at k-2, ..., 0, else at k; "random": any rank-k node off `leaf`'s path. `accept(node)` filters the candidates;
+    the choice is uniform among the accepted ones, drawn with the numpy Generator `rng`."""
+    if mode not in RANK_NEGATIVE_MODES:
+        raise ValueError(f"rank_negatives: unknown mode {mode!r}; expected one of {RANK_NEGATIVE_MODES}")
+    leaf = tuple(leaf)
+    if not leaf or leaf not in taxonomy:
+        raise KeyError(f"rank_negatives: the positive {leaf!r} is not a (non-root) node of {taxonomy!r}")
+    out = []
+    for k in range(len(leaf)):
+        if mode == "random":                        # every rank-k node but leaf[:k+1]: skip its index
+            me, nodes = taxonomy.rank_index(leaf[:k + 1]), taxonomy.ranks[k]
+            m = _pick(len(nodes) - 1, lambda j: nodes[j + (j >= me)], rng, accept)
+            out.append((m, -1) if m is None else (m, len(taxonomy.lca(m, leaf))))
+            continue
+        for d in [*range(k - 1, -1, -1), k] if k else [0]:
+            lo, hi = _prefix_slice(taxonomy, k, leaf[:d])           # shares ranks 0..d-1
+            a, b = _prefix_slice(taxonomy, k, leaf[:d + 1])         # ... and not rank d
+            nodes = taxonomy.ranks[k]
+            m = _pick((a - lo) + (hi - b), lambda j: nodes[lo + j if j < a - lo else b + j - (a - lo)], rng, accept)
+            if m is not None: out.append((m, d)); break
+        else: out.append((None, -1))
+    return out

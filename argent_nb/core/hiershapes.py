@@ -10,15 +10,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 from torch.utils.data import Dataset
-from .data import FIELDS, HARD_NEGATIVE_TYPES, Taxonomy, expand_fields
+from .data import FIELDS, HARD_NEGATIVE_TYPES, Taxonomy, expand_fields, rank_negatives
 from .registry import DATASETS, DatasetSpec
 
 # %% auto #0
 __all__ = ['SUPERCLASSES', 'SUPER_NOUN', 'FAMILIES', 'SIZES', 'STYLES', 'RELATIONS', 'INVERSE', 'RANK_NAMES', 'SHAPES', 'COLOURS',
            'SHAPE_SUPER', 'COLOUR_FAMILY', 'RGB', 'TAXONOMY', 'HELD_OUT', 'ATTRS', 'PROMPT_PREFIXES', 'SPLITS',
            'DEFAULT_SIZES', 'NP', 'Caption', 'parse', 'Obj', 'relation_holds', 'holds', 'entails', 'object_mask',
-           'render', 'crop', 'mentions_held_out', 'sample_scene', 'foil_candidates', 'make_texts', 'HierShapes',
-           'scene_facts', 'oracle_entails']
+           'render', 'crop', 'mentions_held_out', 'sample_scene', 'foil_candidates', 'make_texts',
+           'rank_negative_texts', 'HierShapes', 'scene_facts', 'oracle_entails']
 
 # %% ../../nbs/06_core.hiershapes.ipynb #15b5f17c
 SUPERCLASSES = {"rounded": ("circle", "ellipse", "semicircle"),
@@ -311,7 +311,7 @@ def _first_false(scene, cands, rng, allowed) -> tuple:
 
 # %% ../../nbs/06_core.hiershapes.ipynb #1f4459b7
 def make_texts(scene, rng: np.random.Generator, allow_held_out: bool) -> dict:
-    "All text fields of a scene, as `Caption`s with validity flags (see the table above)."
+    "All text fields of a scene but the rank negatives, as `Caption`s with validity flags (see the table above)."
     allowed = (lambda c: True) if allow_held_out else (lambda c: not mentions_held_out(c))
     s = scene[0]
     nps = tuple(o.np() for o in scene)
@@ -336,12 +336,23 @@ def make_texts(scene, rng: np.random.Generator, allow_held_out: bool) -> dict:
              for kind in HARD_NEGATIVE_TYPES]
     foils = [(f if f.nps else caption, ok) for f, ok in foils]        # placeholder for a missing type
     leaf = s.leaf
-    rank_negs = [_first_false(scene, [TAXONOMY.rank_text(m) for m in TAXONOMY.siblings(leaf[:j + 1])], rng, allowed)
-                 for j in range(len(leaf))]
     return {"captions": caption, "tiers": tiers, "tier_negatives": tier_negs, "hard_negatives": foils,
             "rank_texts": [TAXONOMY.rank_text(leaf[:j + 1]) for j in range(len(leaf))],
-            "rank_negatives": [(c if isinstance(c, str) else "", ok) for c, ok in rank_negs],
             "box_texts": [Caption((n,)) for n in nps]}
+
+# %% ../../nbs/06_core.hiershapes.ipynb #601a448a
+def rank_negative_texts(scene, rng_matched: np.random.Generator, rng_random: np.random.Generator,
+                        allow_held_out: bool) -> dict:
+    """Rank negatives of the subject (object 0): {"rank_negatives": [(text, valid, differ_rank)] * 5,
+    "rank_random_negatives": [...]}, each text false for `scene` by the oracle and allowed on the split."""
+    def accept(m):
+        text = TAXONOMY.rank_text(m)
+        return (allow_held_out or not mentions_held_out(text)) and not holds(scene, text)
+    out = {}
+    for name, mode, rng in (("rank_negatives", "rank_matched", rng_matched), ("rank_random_negatives", "random", rng_random)):
+        negs = rank_negatives(TAXONOMY, scene[0].leaf, rng, mode=mode, accept=accept)
+        out[name] = [(TAXONOMY.rank_text(m), True, d) if m is not None else ("", False, -1) for m, d in negs]
+    return out
 
 # %% ../../nbs/06_core.hiershapes.ipynb #c79c6781
 # long cell: one Dataset class; __getitem__ is a flat list of per-field assignments
@@ -374,12 +385,18 @@ class HierShapes(Dataset):
         "The objects of sample `i` (ground truth for the oracle)."
         return sample_scene(self._rng(i), self.image_size, self.max_objects, novel=self.split == "novel")
 
+    def leaf(self, i: int) -> tuple:
+        "The `TAXONOMY` leaf of sample `i`'s subject (object 0): the positive chain of its rank fields."
+        return self.scene(i)[0].leaf
+
     def structured(self, i: int) -> tuple:
-        "(scene, texts as `Caption`s with validity flags) of sample `i`."
+        "(scene, texts as `Caption`s / rank texts with validity flags, image generator) of sample `i`."
         rng = self._rng(i)
         scene = sample_scene(rng, self.image_size, self.max_objects, novel=self.split == "novel")
-        return scene, make_texts(scene, np.random.default_rng([self.seed, SPLITS[self.split], int(i), 1]),
-                                 allow_held_out=self.split == "novel"), rng
+        key, novel = [self.seed, SPLITS[self.split], int(i)], self.split == "novel"
+        texts = make_texts(scene, np.random.default_rng(key + [1]), allow_held_out=novel)
+        texts.update(rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), novel))
+        return scene, texts, rng
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
@@ -394,11 +411,12 @@ class HierShapes(Dataset):
             out["tiers"] = [c.render() for c in t["tiers"]]
             out["tier_negatives"] = [c.render() for c, _ in t["tier_negatives"]]
             out["tier_negatives_valid"] = [ok for _, ok in t["tier_negatives"]]
-        if "rank_texts" in F or "rank_labels" in F or "rank_negatives" in F:
+        if F & {"rank_texts", "rank_labels", "rank_negatives", "rank_random_negatives"}:
             out["rank_labels"] = TAXONOMY.rank_labels(scene[0].leaf)
             out["rank_texts"] = t["rank_texts"]
-            out["rank_negatives"] = [c for c, _ in t["rank_negatives"]]
-            out["rank_negatives_valid"] = [ok for _, ok in t["rank_negatives"]]
+            for k in ("rank_negatives", "rank_random_negatives"):
+                out[k], out[k + "_valid"] = [c for c, _, _ in t[k]], [ok for _, ok, _ in t[k]]
+            out["rank_negatives_differ"] = [d for _, _, d in t["rank_negatives"]]
         if "hard_negatives" in F:
             out["hard_negatives"] = [c.render() for c, _ in t["hard_negatives"]]
             out["hard_negative_types"] = list(range(len(HARD_NEGATIVE_TYPES)))
