@@ -121,7 +121,7 @@ def read_treeoflife(path, split: str = "train", image_root=None, check_folders: 
                                                  f"their images would be skipped: {extra[:3]}")
     return out
 
-# %% ../../nbs/75_datasets.treeoflife.ipynb #fbc0a303
+# %% ../../nbs/75_datasets.treeoflife.ipynb #a643f666
 def _read_json(path):
     "The JSON document in `path`; malformed JSON is a `DataFormatError` naming the line."
     path = Path(path)
@@ -129,6 +129,7 @@ def _read_json(path):
         try: return json.load(f)
         except json.JSONDecodeError as e: raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno})", line=e.lineno) from None
 
+# %% ../../nbs/75_datasets.treeoflife.ipynb #63c551e3
 def _json_field(obj, key: str, path, at: str = "", kind: type = str):
     "`obj[key]` of the JSON object found at `at` ('categories[3]'), checked to be a `kind`; errors name `at.key`."
     name = f"{at}.{key}" if at else key
