@@ -13,8 +13,8 @@ import torch.nn.functional as F
 from scipy import stats
 
 # %% auto #0
-__all__ = ['recall_at_k', 'retrieval_metrics', 'clip_ensemble', 'class_embeddings', 'zero_shot_accuracy', 'kendall_tau',
-           'spearman_rho', 'rowwise_kendall', 'pair_tree_metrics', 'tree_metrics', 'results_table']
+__all__ = ['TREE_CONVENTIONS', 'recall_at_k', 'retrieval_metrics', 'clip_ensemble', 'class_embeddings', 'zero_shot_accuracy',
+           'kendall_tau', 'spearman_rho', 'rowwise_kendall', 'pair_tree_metrics', 'tree_metrics', 'results_table']
 
 # %% ../../nbs/09_core.metrics.ipynb #fc952f90
 def _to_numpy(x, name: str, ndim: int | tuple[int, ...] | None = None) -> np.ndarray:
@@ -225,6 +225,7 @@ def _as_node(n, name: str) -> tuple:
     if not n: raise ValueError(f"{name} is the root (); tree metrics need non-root nodes")
     return n
 
+# %% ../../nbs/09_core.metrics.ipynb #f1a023a8
 def _common_prefix_len(a: tuple, b: tuple) -> int:
     "Length of the longest common prefix of two tuples (the depth of their lowest common ancestor)."
     l = 0
@@ -233,13 +234,17 @@ def _common_prefix_len(a: tuple, b: tuple) -> int:
         l += 1
     return l
 
-def pair_tree_metrics(preds: Sequence[tuple], trues: Sequence[tuple], lca: str = "edges") -> dict[str, np.ndarray]:
+# %% ../../nbs/09_core.metrics.ipynb #a9535dea
+TREE_CONVENTIONS = ("textbook", "hycoclip")
+
+def pair_tree_metrics(preds: Sequence[tuple], trues: Sequence[tuple], convention: str = "textbook") -> dict[str, np.ndarray]:
     """Per-pair tree metrics `{"TIE", "LCA", "J", "PH", "RH"}` (float64 arrays [N]) for taxonomy nodes given as tuples.
 
-    TIE: edges on the path pred -> LCA -> true. LCA: edges from pred up to the lowest common ancestor
-    (`lca="edges"`, SPEC 4), or HyCoCLIP's released-code count, one more (`lca="hycoclip"`). J, PH, RH: Jaccard,
-    hierarchical precision and recall of the ancestor sets (node included, root excluded)."""
-    if lca not in ("edges", "hycoclip"): raise ValueError(f"lca must be 'edges' or 'hycoclip', got {lca!r}")
+    TIE: edges on the path pred -> LCA -> true. `convention="textbook"` (SPEC 4): ancestor sets hold the node and not
+    the root, LCA = edges from pred up to the lowest common ancestor. `"hycoclip"`: HyCoCLIP's released evaluator,
+    sets of proper ancestors with the root, LCA = |A(pred)| - |A(pred) & A(true)| + 1. J, PH, RH: Jaccard,
+    hierarchical precision and recall of those sets."""
+    if convention not in TREE_CONVENTIONS: raise ValueError(f"convention must be one of {TREE_CONVENTIONS}, got {convention!r}")
     preds, trues = list(preds), list(trues)
     if len(preds) != len(trues): raise ValueError(f"preds has {len(preds)} nodes but trues has {len(trues)}")
     if not preds: raise ValueError("tree metrics need at least one (pred, true) pair")
@@ -248,12 +253,14 @@ def pair_tree_metrics(preds: Sequence[tuple], trues: Sequence[tuple], lca: str =
     dp = np.fromiter(map(len, P), float, len(P))
     dt = np.fromiter(map(len, T), float, len(T))
     l = np.fromiter(map(_common_prefix_len, P, T), float, len(P))
-    return {"TIE": dp + dt - 2 * l, "LCA": dp - l + (lca == "hycoclip"),
-            "J": l / (dp + dt - l), "PH": l / dp, "RH": l / dt}
+    k = l if convention == "textbook" else np.minimum(l, np.minimum(dp, dt) - 1) + 1    # |A(p) & A(t)|
+    lca = dp - l if convention == "textbook" else dp - k + 1
+    return {"TIE": dp + dt - 2 * l, "LCA": lca, "J": k / (dp + dt - k), "PH": k / dp, "RH": k / dt}
 
-def tree_metrics(preds: Sequence[tuple], trues: Sequence[tuple], lca: str = "edges") -> dict[str, float]:
+# %% ../../nbs/09_core.metrics.ipynb #515894ce
+def tree_metrics(preds: Sequence[tuple], trues: Sequence[tuple], convention: str = "textbook") -> dict[str, float]:
     "Means over (pred, true) pairs of `pair_tree_metrics`: `{\"TIE\", \"LCA\", \"J\", \"PH\", \"RH\"}`."
-    return {k: float(v.mean()) for k, v in pair_tree_metrics(preds, trues, lca).items()}
+    return {k: float(v.mean()) for k, v in pair_tree_metrics(preds, trues, convention).items()}
 
 # %% ../../nbs/09_core.metrics.ipynb #9be2cada
 def results_table(rows: Mapping[str, Mapping[str, float]], digits: int = 4, width: int | None = None) -> str:

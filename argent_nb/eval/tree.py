@@ -12,13 +12,16 @@ from torch import Tensor
 
 from ..core.geometry import Geometry
 from ..core.hiershapes import TAXONOMY, HierShapes
-from ..core.metrics import class_embeddings, tree_metrics
+from dataclasses import dataclass
+
+from ..core.config import doc
+from ..core.metrics import TREE_CONVENTIONS, class_embeddings, tree_metrics
 from .hiershapes import ZS_TEMPLATES, ensemble_rule, rank_prompts
-from .suite import EvalCfg, embed_dataset, encode_texts, register_benchmark
+from .suite import EvalCfg, benchmark_params, embed_dataset, encode_texts, register_benchmark
 
 
 # %% auto #0
-__all__ = ['class_classifier', 'predict_nodes', 'tree_chance', 'tree_benchmark']
+__all__ = ['class_classifier', 'predict_nodes', 'tree_chance', 'TreeParams', 'tree_benchmark']
 
 # %% ../../nbs/83_eval.tree.ipynb #91284d39
 def class_classifier(model, j: int, geometry: Geometry | None = None, batch_size: int = 256, accelerator=None) -> Tensor:
@@ -27,24 +30,32 @@ def class_classifier(model, j: int, geometry: Geometry | None = None, batch_size
     txt = encode_texts(model, rank_prompts(j), batch_size, accelerator)
     return class_embeddings(txt, n_templates=len(ZS_TEMPLATES), reduce=ensemble_rule(geometry))
 
-
+# %% ../../nbs/83_eval.tree.ipynb #772644d0
 def predict_nodes(image_emb: Tensor, classifier: Tensor, geometry: Geometry, j: int = -1, taxonomy=TAXONOMY) -> list[tuple]:
     "The rank-`j` taxonomy node (default: leaves) each image scores highest with `geometry.pairwise_similarity`."
     nodes = taxonomy.ranks[j]
     if classifier.shape[0] != len(nodes): raise ValueError(f"classifier has {classifier.shape[0]} classes, rank {j} has {len(nodes)}")
     return [nodes[k] for k in geometry.pairwise_similarity(image_emb, classifier).argmax(1).tolist()]
 
-
-def tree_chance(trues: Sequence[tuple], j: int = -1, taxonomy=TAXONOMY) -> dict[str, float]:
-    "Expected `tree_metrics` of a prediction drawn uniformly from the rank-`j` nodes, for truths `trues`."
+# %% ../../nbs/83_eval.tree.ipynb #fed355c6
+def tree_chance(trues: Sequence[tuple], j: int = -1, taxonomy=TAXONOMY, convention: str = "textbook") -> dict[str, float]:
+    "Expected `tree_metrics` (in `convention`) of a prediction drawn uniformly from the rank-`j` nodes, for truths `trues`."
     nodes = taxonomy.ranks[j]
-    per = [tree_metrics([n] * len(trues), trues) for n in nodes]
+    per = [tree_metrics([n] * len(trues), trues, convention) for n in nodes]
     return {k: float(np.mean([r[k] for r in per])) for k in per[0]}
 
+# %% ../../nbs/83_eval.tree.ipynb #ce993487
+@dataclass
+class TreeParams:
+    "Keys of the `tree` benchmark (`eval.tree.*`)."
+    convention: str = doc("textbook", "ancestor sets of J/PH/RH/LCA: textbook (node in, root out) | hycoclip (released evaluator)")
 
-@register_benchmark("tree")
+
+@register_benchmark("tree", Params=TreeParams)
 def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     "TIE/LCA/J/PH/RH of zero-shot leaf predictions for HierShapes subjects: box crops (`tree_*`), full images (`tree_image_*`)."
+    conv = benchmark_params(cfg, "tree").convention
+    if conv not in TREE_CONVENTIONS: raise ValueError(f"eval.tree.convention must be one of {TREE_CONVENTIONS}, got {conv!r}")
     ds = HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=["images", "box_images"])
     emb = embed_dataset(model, ds, ["images", "box_images"], cfg.batch_size, accelerator)
     geo = model.geometry
@@ -53,6 +64,6 @@ def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     out = {}
     for prefix, x in (("tree", emb["box_images"][:, 0]), ("tree_image", emb["images"])):
         preds = predict_nodes(x, w, geo)
-        out.update({f"{prefix}_{k}": v for k, v in tree_metrics(preds, trues).items()})
+        out.update({f"{prefix}_{k}": v for k, v in tree_metrics(preds, trues, conv).items()})
         if prefix == "tree": out["tree_top1"] = float(np.mean([p == t for p, t in zip(preds, trues)]))
     return out
