@@ -4,6 +4,7 @@
 
 # %% ../../nbs/06_core.hiershapes.ipynb #ef06af7f
 from __future__ import annotations
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -340,14 +341,20 @@ def make_texts(scene, rng: np.random.Generator, allow_held_out: bool) -> dict:
             "rank_texts": [TAXONOMY.rank_text(leaf[:j + 1]) for j in range(len(leaf))],
             "box_texts": [Caption((n,)) for n in nps]}
 
+# %% ../../nbs/06_core.hiershapes.ipynb #808db439
+@functools.lru_cache(maxsize=None)
+def _rank_caption(m: tuple) -> Caption:
+    "The parsed rank text of taxon `m` (cached: the oracle judges the text itself, parsed once per taxon)."
+    return parse(TAXONOMY.rank_text(m))
+
 # %% ../../nbs/06_core.hiershapes.ipynb #601a448a
 def rank_negative_texts(scene, rng_matched: np.random.Generator, rng_random: np.random.Generator,
                         allow_held_out: bool) -> dict:
     """Rank negatives of the subject (object 0): {"rank_negatives": [(text, valid, differ_rank)] * 5,
     "rank_random_negatives": [...]}, each text false for `scene` by the oracle and allowed on the split."""
     def accept(m):
-        text = TAXONOMY.rank_text(m)
-        return (allow_held_out or not mentions_held_out(text)) and not holds(scene, text)
+        c = _rank_caption(m)                             # the parsed rank text, so the oracle judges the text itself
+        return (allow_held_out or not mentions_held_out(c)) and not holds(scene, c)
     out = {}
     for name, mode, rng in (("rank_negatives", "rank_matched", rng_matched), ("rank_random_negatives", "random", rng_random)):
         negs = rank_negatives(TAXONOMY, scene[0].leaf, rng, mode=mode, accept=accept)
@@ -371,6 +378,7 @@ class HierShapes(Dataset):
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
         self.box_size = int(box_size or image_size)
         self.fields = self.provides if fields is None else expand_fields(fields)
+        self._rank_negs = [k for k in ("rank_negatives", "rank_random_negatives") if self.fields & expand_fields([k])]
         self.transform = transform
 
     def __len__(self): return self.n
@@ -389,18 +397,19 @@ class HierShapes(Dataset):
         "The `TAXONOMY` leaf of sample `i`'s subject (object 0): the positive chain of its rank fields."
         return self.scene(i)[0].leaf
 
-    def structured(self, i: int) -> tuple:
+    def structured(self, i: int, rank_negatives: bool = True) -> tuple:
         "(scene, texts as `Caption`s / rank texts with validity flags, image generator) of sample `i`."
         rng = self._rng(i)
         scene = sample_scene(rng, self.image_size, self.max_objects, novel=self.split == "novel")
         key, novel = [self.seed, SPLITS[self.split], int(i)], self.split == "novel"
         texts = make_texts(scene, np.random.default_rng(key + [1]), allow_held_out=novel)
-        texts.update(rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), novel))
+        if rank_negatives:      # own generators: the other texts and the image do not depend on them
+            texts.update(rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), novel))
         return scene, texts, rng
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
-        scene, t, rng = self.structured(i)
+        scene, t, rng = self.structured(i, rank_negatives=bool(self._rank_negs))
         F, out = self.fields, {"index": i}
         need_img = "images" in F or "box_images" in F
         img = render(scene, self.image_size, rng) if need_img else None
@@ -411,12 +420,12 @@ class HierShapes(Dataset):
             out["tiers"] = [c.render() for c in t["tiers"]]
             out["tier_negatives"] = [c.render() for c, _ in t["tier_negatives"]]
             out["tier_negatives_valid"] = [ok for _, ok in t["tier_negatives"]]
-        if F & {"rank_texts", "rank_labels", "rank_negatives", "rank_random_negatives"}:
+        if "rank_texts" in F or "rank_labels" in F:
             out["rank_labels"] = TAXONOMY.rank_labels(scene[0].leaf)
             out["rank_texts"] = t["rank_texts"]
-            for k in ("rank_negatives", "rank_random_negatives"):
-                out[k], out[k + "_valid"] = [c for c, _, _ in t[k]], [ok for _, ok, _ in t[k]]
-            out["rank_negatives_differ"] = [d for _, _, d in t["rank_negatives"]]
+        for k in self._rank_negs:
+            out[k], out[k + "_valid"] = [c for c, _, _ in t[k]], [ok for _, ok, _ in t[k]]
+            if k == "rank_negatives": out["rank_negatives_differ"] = [d for _, _, d in t[k]]
         if "hard_negatives" in F:
             out["hard_negatives"] = [c.render() for c, _ in t["hard_negatives"]]
             out["hard_negative_types"] = list(range(len(HARD_NEGATIVE_TYPES)))

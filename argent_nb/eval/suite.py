@@ -118,6 +118,7 @@ def _gather(accelerator, v: Tensor) -> Tensor:
 
 # %% ../../nbs/80_eval.suite.ipynb #4a0c7134
 _MASKS = {"tier_negatives": "tier_negatives_valid", "rank_negatives": "rank_negatives_valid",
+          "rank_random_negatives": "rank_random_negatives_valid",
           "hard_negatives": "hard_negatives_valid", "box_images": "boxes_valid", "box_texts": "boxes_valid"}
 
 def _embed_field(model, batch, k: str, names) -> Tensor:
