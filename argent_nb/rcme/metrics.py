@@ -217,7 +217,7 @@ def rcme_geometry(model, root_text: str = "") -> Geometry:
     raise TypeError(f"{geo!r} is neither a Euclidean (cosine-family) geometry nor one with its own root and genericness; "
                     "RCME's hierarchical retrieval needs a distance from the root")
 
-# %% ../../nbs/21_rcme.metrics.ipynb #cd1409de
+# %% ../../nbs/21_rcme.metrics.ipynb #1eb278b3
 def rank_text_table(taxonomy) -> tuple[list[str], list[int]]:
     "The rank text and the rank of every node of `taxonomy` but the root, rank by rank in `rank_labels` order."
     nodes = [n for r in taxonomy.ranks for n in r]
@@ -232,7 +232,7 @@ def one_per_leaf(leaves: Sequence[tuple], seed: int | None = None) -> list[int]:
     rng = np.random.default_rng(seed)
     return [g[int(rng.integers(len(g)))] for g in groups.values()]
 
-# %% ../../nbs/21_rcme.metrics.ipynb #78427abe
+# %% ../../nbs/21_rcme.metrics.ipynb #7b7df8ea
 RCME_PARTS = ("zero_shot", "i2i", "retrieval")
 "The parts of RCME's evaluation: rank-wise zero-shot, image-to-image retrieval, hierarchical retrieval."
 
@@ -245,7 +245,7 @@ def _lineage_labels(taxonomy, leaves: Sequence[tuple], n: int) -> Tensor:
                              f"({taxonomy.rank_names[-1]!r}) of the taxonomy")
     return torch.tensor([taxonomy.rank_labels(l) for l in leaves], dtype=torch.long).reshape(n, taxonomy.depth)
 
-# %% ../../nbs/21_rcme.metrics.ipynb #f71d62a5
+# %% ../../nbs/21_rcme.metrics.ipynb #527b6daa
 def rcme_scores(image_emb, node_emb, taxonomy, leaves: Sequence[tuple], geometry: Geometry, *, steps: int = 50,
                 procedure: str = "sweep", retrieval_images: Sequence[int] | None = None,
                 parts: Sequence[str] = RCME_PARTS) -> dict[str, float]:
@@ -277,7 +277,7 @@ def rcme_scores(image_emb, node_emb, taxonomy, leaves: Sequence[tuple], geometry
         out |= {f"taxo_{k}": v for k, v in tr.items()} | {"taxo_images": float(len(sel))}
     return out
 
-# %% ../../nbs/21_rcme.metrics.ipynb #c41691b6
+# %% ../../nbs/21_rcme.metrics.ipynb #d2e5dcae
 def rcme_evaluate(model, dataset, geometry: Geometry, *, steps: int = 50, procedure: str = "sweep",
                   one_per_species: bool = True, species_seed: int | None = None, parts: Sequence[str] = RCME_PARTS,
                   batch_size: int = 256, accelerator=None) -> tuple[dict[str, float], Tensor]:
@@ -296,7 +296,7 @@ def rcme_evaluate(model, dataset, geometry: Geometry, *, steps: int = 50, proced
     return rcme_scores(img, node_emb, tax, leaves, geometry, steps=steps, procedure=procedure, retrieval_images=sel,
                        parts=parts), node_emb
 
-# %% ../../nbs/21_rcme.metrics.ipynb #abe73873
+# %% ../../nbs/21_rcme.metrics.ipynb #2d5206e7
 @dataclass
 class RCMEBenchParams:
     "Keys of the `rcme` benchmark (`eval.rcme.*`)."
@@ -316,7 +316,7 @@ class RCMEBenchParams:
     hier_csv: str | None = doc(None, "hierarchical-retrieval CSV `img_fn, captions` (R rank texts joined by '=>'): retrieval on all its rows (keys hier_csv_taxo_*)")
     hier_csv_images: str | None = doc(None, "folder the hierarchical-retrieval CSV's img_fn are relative to")
 
-# %% ../../nbs/21_rcme.metrics.ipynb #6de3002f
+# %% ../../nbs/21_rcme.metrics.ipynb #65e7a84c
 def _save_rank_plot(node_emb: Tensor, taxonomy, geometry: Geometry, path: Path, title: str) -> None:
     "Save `plot_rank_embeddings` of a taxonomy's rank texts to `path`."
     import matplotlib.pyplot as plt
@@ -325,7 +325,7 @@ def _save_rank_plot(node_emb: Tensor, taxonomy, geometry: Geometry, path: Path, 
     path.parent.mkdir(parents=True, exist_ok=True)
     ax.figure.savefig(path, dpi=100, bbox_inches="tight"); plt.close(ax.figure)
 
-# %% ../../nbs/21_rcme.metrics.ipynb #f9fab6de
+# %% ../../nbs/21_rcme.metrics.ipynb #e2c77fb5
 def _real_datasets(p: RCMEBenchParams, cfg: EvalCfg) -> list[tuple[str, object, dict]]:
     """(key prefix, dataset, `rcme_evaluate` options) of each real format set in `p`, images at `cfg.image_size`. The
     hierarchical-retrieval CSV is RCME's retrieval set itself: every row is used, for the retrieval only."""
@@ -340,7 +340,7 @@ def _real_datasets(p: RCMEBenchParams, cfg: EvalCfg) -> list[tuple[str, object, 
         out.append(("hier_csv", HierRetrieval(p.hier_csv, image_root=p.hier_csv_images, **kw), dict(one_per_species=False, parts=["retrieval"])))
     return out
 
-# %% ../../nbs/21_rcme.metrics.ipynb #24b2cc97
+# %% ../../nbs/21_rcme.metrics.ipynb #5784f8b7
 @register_benchmark("rcme", Params=RCMEBenchParams)
 def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """RCME's evaluation (sec. 5.2): rank-wise zero-shot top-1, image-to-image R@1 per rank and hierarchical retrieval
