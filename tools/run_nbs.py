@@ -13,7 +13,7 @@ import argparse, os, re, sys, time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"   # always: an inherited Agg would save no figures
 
 
 def _flags(src: str) -> set:
