@@ -40,7 +40,7 @@ def adaent_weight(angle: Tensor, dist: Tensor | None, form: str = "sin2", delta:
         if delta is not None: w = w * torch.tanh(dist.detach() / delta)
     return w
 
-
+# %% ../../nbs/40_argent.losses.ipynb #1360e72c
 def adaent(parent: Tensor, child: Tensor, geometry: LorentzGeometry, form: str = "sin2",
            delta: float | None = 0.1) -> Tensor:
     "Per pair [B]: AdaEnt w * ext(parent, child), w = sg(sin^2(ext/2)) * sg(tanh(d(parent, child) / delta)) (SPEC 5.1)."
