@@ -31,6 +31,7 @@ def _to_numpy(x, name: str, ndim: int | tuple[int, ...] | None = None) -> np.nda
             raise ValueError(f"{name} must be {want}, got shape {tuple(x.shape)}")
     return x
 
+# %% ../../nbs/09_core.metrics.ipynb #59e2b296
 def _check_scores(scores, name: str = "scores") -> np.ndarray:
     "A real-valued 2-D score matrix without NaN (infinities are allowed)."
     s = _to_numpy(scores, name, 2)
@@ -42,6 +43,7 @@ def _check_scores(scores, name: str = "scores") -> np.ndarray:
         raise ValueError(f"{name} contains NaN (first at row {r}, column {c})")
     return s
 
+# %% ../../nbs/09_core.metrics.ipynb #994caa31
 def _check_ks(ks) -> tuple[int, ...]:
     "Cut-offs k as a tuple of positive python ints."
     ks = (ks,) if isinstance(ks, (int, np.integer)) else tuple(ks)
@@ -85,6 +87,7 @@ def _hits(s: np.ndarray, pos: np.ndarray, ks: tuple[int, ...], query: str = "que
     n_higher = ((s >= best) & ~pos).sum(1)                   # negatives at or above it (ties count against)
     return n_higher[:, None] < np.asarray(ks)[None, :]
 
+# %% ../../nbs/09_core.metrics.ipynb #1c1e856c
 def recall_at_k(scores, positives, ks: Sequence[int] = (1, 5, 10)) -> dict[str, float]:
     """Fraction of queries with at least one positive in the top-k, as `{"R@k": ...}`.
 
@@ -121,6 +124,7 @@ def clip_ensemble(t: torch.Tensor) -> torch.Tensor:
     "CLIP's prompt ensemble: unit-normalise each template embedding, average over templates, unit-normalise. [C, P, D] -> [C, D]."
     return F.normalize(F.normalize(t, dim=-1).mean(1), dim=-1)
 
+# %% ../../nbs/09_core.metrics.ipynb #30923bea
 def class_embeddings(text_emb, n_templates: int | None = None,
                      reduce: Callable[[torch.Tensor], torch.Tensor] = clip_ensemble) -> torch.Tensor:
     """One classifier vector per class from prompt-template text embeddings, as a tensor [C, D'].
@@ -190,11 +194,13 @@ def _paired(x, y, nan_policy: str) -> tuple[np.ndarray, np.ndarray] | None:
     if len(x) < 2 or np.all(x == x[0]) or np.all(y == y[0]): return None  # undefined: constant or too short
     return x, y
 
+# %% ../../nbs/09_core.metrics.ipynb #99b5ee4f
 def kendall_tau(x, y, nan_policy: str = "propagate") -> float:
     "Kendall's tau-b between 1-D `x` and `y` (scipy); nan when undefined (constant input, < 2 pairs), see `nan_policy`."
     xy = _paired(x, y, nan_policy)
     return math.nan if xy is None else float(stats.kendalltau(*xy, variant="b").statistic)
 
+# %% ../../nbs/09_core.metrics.ipynb #364fe7a6
 def spearman_rho(x, y, nan_policy: str = "propagate") -> float:
     "Spearman's rho between 1-D `x` and `y` (scipy, average ranks for ties); nan when undefined, see `nan_policy`."
     xy = _paired(x, y, nan_policy)
