@@ -35,19 +35,19 @@ def component_embeddings(model, ds: HierShapes, batch_size: int = 256, accelerat
     v = e["boxes_valid"]
     return {"image": e["images"], "image_box": e["box_images"][v], "text": e["captions"], "text_box": e["box_texts"][v]}
 
-
+# %% ../../nbs/84_eval.norms.ipynb #33967407
 def embedding_norms(x: Tensor, geometry: Geometry) -> np.ndarray:
     "Norm of each point: distance from the root for Euclidean (cosine-family) geometries, ||x~|| for Lorentz ones."
     x = x.detach().double()
     if isinstance(geometry, CosineGeometry): x = x - geometry.root(x)
     return torch.linalg.vector_norm(x, dim=-1).cpu().numpy()
 
-
+# %% ../../nbs/84_eval.norms.ipynb #d4a86163
 def component_norms(components: Mapping[str, Tensor], geometry: Geometry) -> dict[str, np.ndarray]:
     "`embedding_norms` of each component (e.g. `component_embeddings`; use `entailment_geometry(model)` for Euclidean models)."
     return {k: embedding_norms(v, geometry) for k, v in components.items()}
 
-
+# %% ../../nbs/84_eval.norms.ipynb #275c0863
 def plot_norms(norms_by_component: Mapping[str, np.ndarray], boundary: float | None = None, ax=None, bins: int = 40,
                title: str | None = None):
     "Overlaid histograms of norms per component, with the norm boundary (e.g. `LorentzGeometry.norm_boundary()`) marked when given."
@@ -68,7 +68,7 @@ def _unit_curvature(x: Tensor, c: float) -> Tensor:
     "Lorentz space components `x` [N, D] of curvature -c, rescaled by sqrt(c) to curvature -1 (float64, no graph)."
     return x.detach().double() * math.sqrt(float(c))
 
-
+# %% ../../nbs/84_eval.norms.ipynb #bcd235ee
 def _beta(x0: Tensor, xs: Tensor, Q: Tensor) -> Tensor:
     "exp(Busemann) [N, K] of unit-hyperboloid points (time x0, space xs) w.r.t. ideal directions Q [K, D], without cancellation."
     n = torch.linalg.vector_norm(xs, dim=-1, keepdim=True)
@@ -77,7 +77,7 @@ def _beta(x0: Tensor, xs: Tensor, Q: Tensor) -> Tensor:
     gap = torch.where(d > 0, perp2 / (n + d).clamp_min(1e-300), n - d)          # ||xs|| - <xs, q>
     return 1 / (x0[:, None] + n) + gap
 
-
+# %% ../../nbs/84_eval.norms.ipynb #5ecd2148
 def busemann(x: Tensor, Q: Tensor, c: float = 1.0) -> Tensor:
     "Busemann coordinates [N, K] of Lorentz space components `x` [N, D] (curvature -c, rescaled to -1) w.r.t. unit directions Q [K, D]."
     xs = _unit_curvature(x, c)
@@ -92,7 +92,7 @@ def _horo_hyperboloid(x0: Tensor, xs: Tensor, Q: Tensor) -> tuple[Tensor, Tensor
     y0 = (Qs + 1) / (S + torch.sqrt((S * S - (K - 1) * (Qs + 1)).clamp_min(0)))
     return y0, y0[:, None] - b
 
-
+# %% ../../nbs/84_eval.norms.ipynb #0c3ac40e
 def horo_project(x: Tensor, Q: Tensor, c: float = 1.0) -> Tensor:
     """Horospherical projection of Lorentz space components `x` [N, D] (curvature -c) onto the geodesic submanifold
     through the origin spanned by orthonormal directions `Q` [K, D]: Poincare coordinates [N, K] in the K-disk."""
@@ -176,7 +176,7 @@ def _curvature(geometry: Geometry) -> float:
     c = getattr(geometry, "curvature", 1.0)
     return float(c.detach() if isinstance(c, Tensor) else c)
 
-
+# %% ../../nbs/84_eval.norms.ipynb #957660aa
 def project_2d(groups: Mapping[str, Tensor], geometry: Geometry, method: str = "auto", **kwargs) -> tuple[dict[str, Tensor], bool]:
     """2-D coordinates of each group of points, fitted on all groups together: HoroPCA (Poincare disk) for hyperbolic
     geometries or `method="horopca"`, tangent PCA at the origin with `method="tangent"`, PCA around the root for
@@ -193,7 +193,7 @@ def project_2d(groups: Mapping[str, Tensor], geometry: Geometry, method: str = "
     else: Y = HoroPCA(**kwargs).fit_transform(X, _curvature(geometry)).double()
     return dict(zip(names, Y.float().split([len(groups[k]) for k in names]))), method != "pca"
 
-
+# %% ../../nbs/84_eval.norms.ipynb #297a5082
 def plot_projection(coords: Mapping[str, Tensor], disk: bool = True, ax=None, title: str | None = None, s: float = 8):
     "Scatter 2-D coordinates per group (e.g. from `project_2d`), with the unit circle when `disk`."
     import matplotlib.pyplot as plt
