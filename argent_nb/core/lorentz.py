@@ -33,25 +33,25 @@ def _c_like(c, x: Tensor) -> Tensor:
         return c.reshape(()).to(dtype=x.dtype, device=x.device)
     return torch.tensor(float(c), dtype=x.dtype, device=x.device)
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #529fe4af
 def _safe_sqrt(q: Tensor) -> Tensor:
     "sqrt(max(q, 0)) with gradient 0 (not inf/NaN) where q <= 0."
     pos = q > 0
     return torch.where(pos, torch.sqrt(torch.where(pos, q, torch.ones_like(q))), torch.zeros_like(q))
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #59f1e589
 @fp32_geometry
 def lorentz_time(x: Tensor, c) -> Tensor:
     "Time component x_t = sqrt(1/c + ||x||^2) of points given by their space components `x` [..., D] -> [...]."
     return torch.sqrt(1 / _c_like(c, x) + (x * x).sum(-1))
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #28d8ba3d
 @fp32_geometry
 def lorentz_inner(x: Tensor, y: Tensor, c) -> Tensor:
     "Row-wise Lorentz inner product <x, y>_L = <x~, y~> - x_t y_t of points (space components, broadcast) -> [...]."
     return (x * y).sum(-1) - lorentz_time(x, c) * lorentz_time(y, c)
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #6d8cf3a2
 @fp32_geometry
 def pairwise_lorentz_inner(x: Tensor, y: Tensor, c) -> Tensor:
     "Lorentz inner products of every row of `x` [N, D] with every row of `y` [M, D] -> [N, M], one matmul."
@@ -68,7 +68,7 @@ def lorentz_distance(x: Tensor, y: Tensor, c) -> Tensor:
     rc = c.sqrt()
     return 2 / rc * torch.asinh(rc * chord / 2)
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #cce7fcd4
 @fp32_geometry
 def pairwise_lorentz_distance(x: Tensor, y: Tensor, c) -> Tensor:
     "Geodesic distances of every row of `x` [N, D] to every row of `y` [M, D] -> [N, M], from one matmul."
@@ -78,7 +78,7 @@ def pairwise_lorentz_distance(x: Tensor, y: Tensor, c) -> Tensor:
     rc = c.sqrt()
     return 2 / rc * torch.asinh(rc * _safe_sqrt(sq - dt * dt) / 2)
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #b8ae24b0
 @fp32_geometry
 def distance0(x: Tensor, c) -> Tensor:
     "Distance from the origin, asinh(sqrt(c) ||x~||) / sqrt(c) -> [...]."
@@ -92,7 +92,7 @@ def exp_map0(v: Tensor, c, max_sinh_input: float = MAX_SINH_INPUT) -> Tensor:
     theta = _c_like(c, v).sqrt() * torch.linalg.vector_norm(v, dim=-1, keepdim=True)
     return v * (torch.sinh(theta.clamp(min=_TINY, max=max_sinh_input)) / theta.clamp(min=_TINY))
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #a58cfc5d
 @fp32_geometry
 def log_map0(x: Tensor, c) -> Tensor:
     "Logarithmic map at the origin (inverse of `exp_map0`): points [..., D] -> tangent vectors asinh(t)/t x, t = sqrt(c)||x||."
@@ -131,7 +131,7 @@ def _planar_angle(a: Tensor, b: Tensor, eps: float) -> Tensor:
     sa = torch.where(deg, torch.zeros_like(a), a / rho)
     return 2 * torch.atan2(_safe_sqrt((ca - 1) ** 2 + sa * sa), _safe_sqrt((ca + 1) ** 2 + sa * sa))
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #40d33f66
 @fp32_geometry
 def exterior_angle(x: Tensor, y: Tensor, c, eps: float = 1e-6) -> Tensor:
     "Row-wise exterior angle at `x` of the triangle (origin, x, y) in [0, pi] (broadcast), by the tangent-frame atan2 form."
@@ -147,7 +147,7 @@ def exterior_angle(x: Tensor, y: Tensor, c, eps: float = 1e-6) -> Tensor:
     b = c.sqrt() * (xt * radial - (xx / ne)[..., 0] * dt)
     return _planar_angle(perp, b, eps)
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #1c9c0648
 @fp32_geometry
 def pairwise_exterior_angle(x: Tensor, y: Tensor, c, eps: float = 1e-6) -> Tensor:
     "Exterior angle at every row of `x` [N, D] towards every row of `y` [M, D] -> [N, M], from one matmul."
@@ -165,7 +165,7 @@ def _sinhc(z: Tensor) -> Tensor:
     z = z.abs().clamp(min=_TINY)
     return torch.sinh(z) / z
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #258d9303
 @fp32_geometry
 def lorentz_geodesic(x: Tensor, y: Tensor, t, c) -> Tensor:
     "The point at fraction `t` along the geodesic from `x` to `y` (space components; `t` broadcasts against leading dims)."
@@ -175,7 +175,7 @@ def lorentz_geodesic(x: Tensor, y: Tensor, t, c) -> Tensor:
     wx, wy = (1 - t) * _sinhc((1 - t) * theta) / s, t * _sinhc(t * theta) / s
     return wx[..., None] * x + wy[..., None] * y
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #625ec3b8
 @fp32_geometry
 def point_at(x: Tensor, angle, dist, c, perp: Tensor | None = None) -> Tensor:
     """The point at geodesic distance `dist` from `x` [..., D] whose exterior angle ext(x, .) is `angle`: it leaves `x`
@@ -203,7 +203,7 @@ def to_poincare(x: Tensor, c) -> Tensor:
     rc = _c_like(c, x).sqrt()
     return rc * x / (1 + rc * lorentz_time(x, c))[..., None]
 
-
+# %% ../../nbs/04_core.lorentz.ipynb #1d1c5728
 @fp32_geometry
 def from_poincare(p: Tensor, c) -> Tensor:
     "The unit Poincare ball -> space components: x~ = 2p / (sqrt(c) (1 - ||p||^2))."
