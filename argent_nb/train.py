@@ -21,7 +21,7 @@ from .eval.suite import check_benchmarks, eval_config_class, run_benchmarks, wri
 # %% auto #0
 __all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_config', 'build_dataset', 'EpochSampler',
            'warmup_cosine', 'lr_shape', 'make_optimizer', 'TrainState', 'save_checkpoint', 'latest_checkpoint',
-           'MetricsLog', 'SetupError', 'Run', 'setup', 'run_steps', 'finish', 'train', 'plot_run', 'parse_args', 'main']
+           'MetricsLog', 'SetupError', 'Run', 'setup', 'run_steps', 'plot_run', 'finish', 'train', 'parse_args', 'main']
 
 # %% ../nbs/50_train.ipynb #392bcc5c
 @dataclass
@@ -29,6 +29,7 @@ class RunCfg:
     dir: str | None = doc(None, "run folder; default runs/<method>-<time>")
     seed: int = doc(0, "seed of model init, data order and everything random")
 
+# %% ../nbs/50_train.ipynb #7aa68aaa
 @dataclass
 class DataCfg:
     name: str = doc(DATASETS.default, "training dataset (registered in DATASETS)")
@@ -41,6 +42,7 @@ class DataCfg:
     path: str | None = doc(None, "data file or folder of a real dataset (e.g. a HierarCaps train CSV)")
     image_root: str | None = doc(None, "folder of a real dataset's images")
 
+# %% ../nbs/50_train.ipynb #17215132
 @dataclass
 class ModelCfg:
     arch: str = doc("argent-tiny", "open_clip architecture or a tiny config (argent-tiny, argent-micro)")
@@ -48,7 +50,6 @@ class ModelCfg:
     head: str | None = doc(None, "geometry head (euclidean | lorentz); None: the method's own (Method.head)")
     cache_dir: str | None = doc(None, "where pretrained weights are cached")
     init_from: str | None = doc(None, "run folder or checkpoint of this project to start from (stage 2)")
-
 
 # %% ../nbs/50_train.ipynb #549ed956
 @dataclass
@@ -61,6 +62,7 @@ class OptimCfg:
     max_grad_norm: float | None = doc(None, "clip gradients to this norm")
     schedule: str = doc("cosine", "cosine (after warmup, MERU) | constant (after warmup)")
 
+# %% ../nbs/50_train.ipynb #751815df
 @dataclass
 class TrainCfg:
     steps: int = doc(600, "optimizer steps")
@@ -74,7 +76,6 @@ class TrainCfg:
     eval_init: bool = doc(True, "also evaluate the model before training (an 'init' row in the table)")
     cpu: bool = doc(False, "force CPU even when a GPU is present")
     log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
-
 
 # %% ../nbs/50_train.ipynb #4f9e16c7
 def default_config():
@@ -93,6 +94,7 @@ def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
     needs = check_fields(spec.provides(cfg), needs, f"dataset {cfg.name!r}", consumer)
     return spec.build(cfg, needs)
 
+# %% ../nbs/50_train.ipynb #86b6c89d
 class EpochSampler(Sampler):
     "Random permutation of range(n) per epoch, drawn from (seed, epoch); call `set_epoch` before each epoch."
     def __init__(self, n: int, seed: int = 0):
@@ -109,12 +111,14 @@ def warmup_cosine(step: int, warmup: int, total: int) -> float:
     if step < warmup: return (step + 1) / warmup
     return 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
+# %% ../nbs/50_train.ipynb #5244f73c
 def lr_shape(schedule: str):
     "The LR multiplier `(step, warmup, total) -> float` of `optim.schedule`: cosine (MERU) or constant, both after warmup."
     if schedule == "cosine": return warmup_cosine
     if schedule == "constant": return lambda s, w, t: min(1.0, (s + 1) / w) if w > 0 else 1.0
     raise ValueError(f"optim.schedule must be cosine or constant, got {schedule!r}")
 
+# %% ../nbs/50_train.ipynb #dc24c3fa
 def make_optimizer(named_params: list, cfg: OptimCfg, total_steps: int):
     "AdamW with decay only on matrices (not gains, biases, embeddings' scale, logit scale) + warmup-cosine schedule."
     decay = [p for n, p in named_params if p.requires_grad and p.ndim >= 2 and "logit_scale" not in n]
@@ -132,8 +136,10 @@ class TrainState:
     def state_dict(self): return {"step": self.step, "batches": self.batches}
     def load_state_dict(self, d): self.step, self.batches = int(d["step"]), int(d["batches"])
 
+# %% ../nbs/50_train.ipynb #8cf4427a
 def _ckpt_name(step: int) -> str: return f"step_{step:07d}"
 
+# %% ../nbs/50_train.ipynb #8b127511
 def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2) -> Path:
     "Atomically save the full training state as `run_dir/checkpoints/step_N`; prune to the newest `keep`."
     root = Path(run_dir) / "checkpoints"
@@ -153,6 +159,7 @@ def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2) -> Pat
     accelerator.wait_for_everyone()
     return final
 
+# %% ../nbs/50_train.ipynb #ec7e5f20
 def latest_checkpoint(run_dir: Path) -> Path | None:
     "The checkpoint named by `run_dir/checkpoints/latest`, or None."
     ptr = Path(run_dir) / "checkpoints" / "latest"
@@ -177,15 +184,18 @@ class MetricsLog:
 class SetupError(RuntimeError):
     "A run that cannot start (bad config value, missing fields, missing weights, occupied run folder)."
 
+# %% ../nbs/50_train.ipynb #a0a68e6d
 @dataclass
 class Run:
     "What `setup` built and the loop and `finish` use."
     cfg: Any; acc: Any; method: Method; dataset: Any; model: nn.Module; opt: Any; sched: Any; dl: Any
     sampler: Any; stream: bool; state: TrainState; run_dir: Path; resume: Path | None; say: Any; log: Any = None
 
+# %% ../nbs/50_train.ipynb #90af5013
 def _default_run_dir(cfg) -> str:
     return str(Path("runs") / f"{cfg.method.name}-{time.strftime('%Y%m%d-%H%M%S')}")
 
+# %% ../nbs/50_train.ipynb #4d053471
 def _log_with(cfg) -> list[str]:
     "The trackers: `train.log_with`, or TensorBoard when it is installed."
     if cfg.train.log_with is not None: return list(cfg.train.log_with)
@@ -205,6 +215,7 @@ def _resume_point(cfg, run_dir: Path) -> Path | None:
                                 f"({'no ' + str(run_dir / 'checkpoints' / 'latest') if resume is None else str(resume) + ' is not a folder'})")
     return resume
 
+# %% ../nbs/50_train.ipynb #713878a0
 def _check_request(cfg, method, dataset) -> None:
     "Checks of values the builders accept but the run cannot use; raises ValueError naming the key."
     check_benchmarks(cfg.eval.benchmarks)
@@ -316,6 +327,20 @@ def run_steps(run: Run, quiet: bool = False) -> int:
     bar.close()
     return state.step
 
+# %% ../nbs/50_train.ipynb #06035b7d
+def plot_run(run_dir: Path):
+    "Loss and learning-rate curves from `metrics.jsonl` into `plots/loss.png`."
+    import matplotlib; matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    rows = [json.loads(l) for l in open(Path(run_dir) / "metrics.jsonl") if l.strip()] if (Path(run_dir) / "metrics.jsonl").exists() else []
+    rows = [r for r in rows if "loss" in r]
+    if not rows: return
+    fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3))
+    a.plot([r["step"] for r in rows], [r["loss"] for r in rows]); a.set(xlabel="step", ylabel="loss", title="training loss")
+    b.plot([r["step"] for r in rows], [r["lr"] for r in rows]); b.set(xlabel="step", ylabel="lr", title="learning rate")
+    fig.tight_layout(); fig.savefig(Path(run_dir) / "plots" / "loss.png", dpi=100); plt.close(fig)
+
+
 # %% ../nbs/50_train.ipynb #85a113f8
 def finish(run: Run, results: dict) -> dict:
     "Final evaluation, `eval.json`, the plots and the printed table; closes the trackers."
@@ -331,6 +356,7 @@ def finish(run: Run, results: dict) -> dict:
     acc.end_training()
     return results
 
+# %% ../nbs/50_train.ipynb #b7d462cd
 def train(cfg, quiet: bool = False) -> dict:
     "Train and evaluate as `cfg` says; returns {'run_dir', 'step', 'eval': {...}, 'init': {...}}."
     run = setup(cfg, quiet)
@@ -341,20 +367,6 @@ def train(cfg, quiet: bool = False) -> dict:
         results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc)
     run_steps(run, quiet)
     return finish(run, results)
-
-# %% ../nbs/50_train.ipynb #06035b7d
-def plot_run(run_dir: Path):
-    "Loss and learning-rate curves from `metrics.jsonl` into `plots/loss.png`."
-    import matplotlib; matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-    rows = [json.loads(l) for l in open(Path(run_dir) / "metrics.jsonl") if l.strip()] if (Path(run_dir) / "metrics.jsonl").exists() else []
-    rows = [r for r in rows if "loss" in r]
-    if not rows: return
-    fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3))
-    a.plot([r["step"] for r in rows], [r["loss"] for r in rows]); a.set(xlabel="step", ylabel="loss", title="training loss")
-    b.plot([r["step"] for r in rows], [r["lr"] for r in rows]); b.set(xlabel="step", ylabel="lr", title="learning rate")
-    fig.tight_layout(); fig.savefig(Path(run_dir) / "plots" / "loss.png", dpi=100); plt.close(fig)
-
 
 # %% ../nbs/50_train.ipynb #08c39be5
 def parse_args(argv: list[str]):
@@ -369,6 +381,7 @@ def parse_args(argv: list[str]):
     a = p.parse_intermixed_args(argv)       # options may come before, between or after the key=value overrides
     return load_config(default_config(), a.config, a.overrides), a.quiet
 
+# %% ../nbs/50_train.ipynb #b8443440
 def main(argv: list[str] | None = None):
     "Entry point of `python -m argent_nb.train` / `accelerate launch -m argent_nb.train`."
     try:
