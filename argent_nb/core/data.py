@@ -84,11 +84,10 @@ def check_fields(provided: Iterable[str], needed: Iterable[str],
                                  f"{provider} provides {sorted(have)}")
     return need
 
-# %% ../../nbs/05_core.data.ipynb #0c492a73
-# long cell: one dataclass: a field per FIELDS entry plus four short methods
+# %% ../../nbs/05_core.data.ipynb #7c4180b5
 @dataclass
-class Batch:
-    "A collated batch; a field is `None` when the dataset does not provide it. See `FIELDS`."
+class _BatchFields:
+    "The fields of a `Batch`: one optional tensor per `FIELDS` entry, in `FIELDS` order (the Collator's), then `raw`."
     images: Tensor | None = None
     captions: Tensor | None = None
     tiers: Tensor | None = None
@@ -109,6 +108,11 @@ class Batch:
     boxes_valid: Tensor | None = None
     index: Tensor | None = None
     raw: dict = field(default_factory=dict, repr=False)
+
+# %% ../../nbs/05_core.data.ipynb #e7e5fac8
+@dataclass
+class Batch(_BatchFields):
+    "A collated batch; a field is `None` when the dataset does not provide it. See `FIELDS`."
 
     @property
     def fields(self) -> frozenset:
@@ -230,12 +234,11 @@ class Collator:
             tokens, raw = _tokenize_texts(self.tokenizer, texts, self.keep_raw); out.update(tokens)
         return Batch(**out, raw=raw)
 
-# %% ../../nbs/05_core.data.ipynb #dc0686f0
-# long cell: one class of short tree queries (most 1-4 lines); splitting it would scatter the API
+# %% ../../nbs/05_core.data.ipynb #b2b6d8ab
 Node = tuple
 
-class Taxonomy:
-    "A rooted tree whose nodes are name tuples; built from its leaf paths. Ranks are 0-based below the root."
+class _TaxonomyIndex:
+    "The nodes of a `Taxonomy` built from its leaf paths: sorted root first then rank by rank, children, ranks, leaves."
     def __init__(self, leaves: Iterable[Sequence[str]], rank_names: Sequence[str] | None = None):
         nodes = {()}
         for i, leaf in enumerate(leaves):
@@ -264,6 +267,9 @@ class Taxonomy:
         if n not in self._children: raise KeyError(f"{n!r} is not a node of this taxonomy")
         return n
 
+# %% ../../nbs/05_core.data.ipynb #0c68b1ce
+class _TaxonomyPaths(_TaxonomyIndex):
+    "The tree queries of a `Taxonomy`: prefix operations on its name-tuple nodes."
     def children(self, n) -> list: return list(self._children[self._check(n)])
     def parent(self, n) -> Node:
         n = self._check(n)
@@ -298,6 +304,10 @@ class Taxonomy:
         "Number of edges on the tree path between `a` and `b`."
         a, b = self._check(a), self._check(b)
         return len(a) + len(b) - 2 * len(self.lca(a, b))
+
+# %% ../../nbs/05_core.data.ipynb #5a717d38
+class Taxonomy(_TaxonomyPaths):
+    "A rooted tree whose nodes are name tuples; built from its leaf paths. Ranks are 0-based below the root."
     def to_networkx(self):
         "The tree as a `networkx.DiGraph` with edges parent -> child."
         import networkx as nx

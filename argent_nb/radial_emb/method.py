@@ -18,33 +18,61 @@ from ..core.models import unwrap_model
 from ..core.registry import Method, register_method
 
 # %% auto #0
-__all__ = ['BREEDS_PROMPT', 'text_tower_parameters', 'RE', 'REBenchParams', 're_benchmark']
+__all__ = ['BREEDS_PROMPT', 'text_tower_parameters', 'REParams', 'frozen_text_tower', 're_step_loss', 'RE', 'REBenchParams',
+           're_benchmark']
 
 # %% ../../nbs/12_radial_emb.method.ipynb #74e734de
 def text_tower_parameters(model: nn.Module) -> list:
     "(name, parameter) of the text tower and head: everything but the image tower and the logit scale."
     return [(n, p) for n, p in model.named_parameters() if not n.startswith("clip.visual.") and "logit_scale" not in n]
 
-# %% ../../nbs/12_radial_emb.method.ipynb #5316afb4
-# long cell: one `Method` class (its Params, setup and loss share the frozen tower and the root state)
+# %% ../../nbs/12_radial_emb.method.ipynb #c8a40ede
+@dataclass
+class REParams:
+    "Keys of the `re` method (`method.re.*`): loss, regulariser and root variants; the `Params` of `RE`."
+    loss: str = doc("re", "re | ec (entailment-cone margin loss baseline)")
+    ec_alpha: float = doc(math.pi / 2, "EC margin alpha (loss=ec)")
+    ec_form: str = doc("b2", "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)")
+    re_weight: float = doc(1.0, "weight of the RE / EC loss")
+    reg_weight: float = doc(10.0, "weight of the regulariser against the frozen initial text tower")
+    reg_variant: str = doc("paper", "paper: -mean cos | code: (1 - mean cos) / 2 (released code)")
+    minimax: bool = doc(True, "add the mini-max hard-mining term (supp. B.4)")
+    root: str = doc("learnable", f"entailment root: one of {ROOT_VARIANTS}")
+    negative: str = doc("anchor", "negative of anchor P_t: anchor (N_t, paper) | child (N_t+1)")
+    eps_c: float = doc(0.05, "cone constant of the EC loss")
+    mean_root_samples: int = doc(256, "root=mean: samples whose tier texts give the fixed mean embedding")
+
+# %% ../../nbs/12_radial_emb.method.ipynb #44b4d0a7
+def frozen_text_tower(model: nn.Module, device="cpu") -> nn.Module:
+    "A frozen copy of `model` (unwrapped) for text embeddings: eval mode, no gradients, no image tower, on `device`."
+    frozen = copy.deepcopy(unwrap_model(model)).eval().requires_grad_(False)
+    frozen.clip.visual = None                         # only the text tower is needed
+    return frozen.to(device)
+
+# %% ../../nbs/12_radial_emb.method.ipynb #32dc17e6
+def re_step_loss(p: REParams, P: torch.Tensor, N: torch.Tensor, valid: torch.Tensor, e_empty: torch.Tensor,
+                 P_star: torch.Tensor, N_star: torch.Tensor, initial_empty=None, fixed_texts=None) -> dict:
+    """`RE.loss` from the step's embeddings: tiers `P` and tier negatives `N` [B, T, D] (`valid` [B, T]: which negatives
+    exist), the embedding of "" `e_empty` [D], the frozen tower's `P_star`, `N_star` [B, T, D], and the fixed roots'
+    `initial_empty` [D] (root=initial) and `fixed_texts` [M, D] (root=mean). Returns the loss and its logged parts."""
+    root = make_root(p.root, e_empty, initial_empty=initial_empty, texts=fixed_texts, like=e_empty)
+    geo = RadialGeometry(eps_c=p.eps_c).set_root(root)
+    pa = re_pair_angles(P, N, geo, valid, negative=p.negative)
+    parts = re_loss(pa.pos, pa.neg, pa.valid, minimax=p.minimax) if p.loss == "re" else \
+            ec_loss(pa.pos, pa.neg, geo.aperture(P[:, :-1]), pa.valid, alpha=p.ec_alpha, minimax=p.minimax, form=p.ec_form)
+    mask = torch.cat([torch.ones_like(valid), valid], 1)
+    reg = reg_loss(torch.cat([P, N], 1), torch.cat([P_star, N_star], 1), mask, variant=p.reg_variant)
+    total = p.re_weight * parts["loss"] + p.reg_weight * reg
+    return {"loss": total, "re": parts["loss"].detach(), "reg": reg.detach(), "pos_angle": parts["pos_angle"],
+            "neg_angle": parts["neg_angle"], "triplet_acc": parts["acc"], "root_norm": root.detach().norm()}
+
+# %% ../../nbs/12_radial_emb.method.ipynb #9420acd7
 @register_method
 class RE(Method):
     "Radial embeddings fine-tuning (Alper & Averbuch-Elor, ECCV 2024)."
     name = "re"
     needs = frozenset({"tiers"})
-    @dataclass
-    class Params:
-        loss: str = doc("re", "re | ec (entailment-cone margin loss baseline)")
-        ec_alpha: float = doc(math.pi / 2, "EC margin alpha (loss=ec)")
-        ec_form: str = doc("b2", "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)")
-        re_weight: float = doc(1.0, "weight of the RE / EC loss")
-        reg_weight: float = doc(10.0, "weight of the regulariser against the frozen initial text tower")
-        reg_variant: str = doc("paper", "paper: -mean cos | code: (1 - mean cos) / 2 (released code)")
-        minimax: bool = doc(True, "add the mini-max hard-mining term (supp. B.4)")
-        root: str = doc("learnable", f"entailment root: one of {ROOT_VARIANTS}")
-        negative: str = doc("anchor", "negative of anchor P_t: anchor (N_t, paper) | child (N_t+1)")
-        eps_c: float = doc(0.05, "cone constant of the EC loss")
-        mean_root_samples: int = doc(256, "root=mean: samples whose tier texts give the fixed mean embedding")
+    Params = REParams
 
     def __init__(self, params=None):
         super().__init__(params)
@@ -54,11 +82,8 @@ class RE(Method):
 
     def setup(self, model, accelerator, dataset):
         m = unwrap_model(model)
-        self.frozen = copy.deepcopy(m).eval().requires_grad_(False)
-        self.frozen.clip.visual = None                         # only the text tower is needed
         dev = accelerator.device if accelerator is not None else torch.device("cpu")
-        self.frozen.to(dev)
-        self.empty = m.tokenize([""])
+        self.frozen, self.empty = frozen_text_tower(m, dev), m.tokenize([""])
         with torch.no_grad():
             self.initial_empty = self.frozen.encode_text(self.empty.to(dev))[0]
             self.fixed_texts = None
@@ -69,25 +94,15 @@ class RE(Method):
     def trainable_parameters(self, model): return text_tower_parameters(model)
 
     def loss(self, model, batch):
-        p = self.params
         B, T, L = batch.tiers.shape
         empty = self.empty.to(batch.tiers.device)
         if empty.shape[1] != L: raise ValueError(f"the batch's tokens have length {L} but the model's tokenizer gives {empty.shape[1]}")
         tokens = torch.cat([batch.tiers.reshape(B * T, L), batch.tier_negatives.reshape(B * T, L), empty])
         e = model(texts=tokens)["text"]
-        P, N, e_empty = e[:B * T].view(B, T, -1), e[B * T:2 * B * T].view(B, T, -1), e[-1]
-        root = make_root(p.root, e_empty, initial_empty=self.initial_empty, texts=self.fixed_texts, like=e_empty)
-        geo = RadialGeometry(eps_c=p.eps_c).set_root(root)
-        pa = re_pair_angles(P, N, geo, batch.tier_negatives_valid, negative=p.negative)
-        parts = re_loss(pa.pos, pa.neg, pa.valid, minimax=p.minimax) if p.loss == "re" else \
-                ec_loss(pa.pos, pa.neg, geo.aperture(P[:, :-1]), pa.valid, alpha=p.ec_alpha, minimax=p.minimax, form=p.ec_form)
         with torch.no_grad(): e_star = self.frozen.encode_text(tokens[:-1])
-        mask = torch.cat([torch.ones_like(batch.tier_negatives_valid), batch.tier_negatives_valid], 1)
-        reg = reg_loss(torch.cat([P, N], 1), torch.cat([e_star[:B * T].view(B, T, -1), e_star[B * T:].view(B, T, -1)], 1),
-                       mask, variant=p.reg_variant)
-        total = p.re_weight * parts["loss"] + p.reg_weight * reg
-        return {"loss": total, "re": parts["loss"].detach(), "reg": reg.detach(), "pos_angle": parts["pos_angle"],
-                "neg_angle": parts["neg_angle"], "triplet_acc": parts["acc"], "root_norm": root.detach().norm()}
+        tiers_and_negatives = lambda x: (x[:B * T].view(B, T, -1), x[B * T:2 * B * T].view(B, T, -1))
+        return re_step_loss(self.params, *tiers_and_negatives(e), batch.tier_negatives_valid, e[-1],
+                            *tiers_and_negatives(e_star), initial_empty=self.initial_empty, fixed_texts=self.fixed_texts)
 
 # %% ../../nbs/12_radial_emb.method.ipynb #19b337b6
 def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str) -> dict:
