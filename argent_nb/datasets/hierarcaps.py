@@ -110,9 +110,65 @@ def read_image_map(path: str | Path) -> dict:
             out.setdefault(parts[0].strip(), parts[1].strip())
     return out
 
-# %% ../../nbs/71_datasets.hierarcaps.ipynb #469945de
-# long cell: one Dataset class; its file resolution, checks and __getitem__ share the items and image files
-class HierarCaps(Dataset):
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #b949a8c3
+def _image_files(items: list, split: str, path: Path, image_root: Path | None, image_name: str, image_map) -> list | None:
+    """The image file of each HierarCaps item (None without `image_root`: text-only). Test items: the `image_name`
+    template under `image_root`; train items: `image_map` (dict or TSV, original caption -> file or URL)."""
+    if image_root is None: return None
+    if not image_root.is_dir(): raise FileNotFoundError(f"image_root {image_root} is not a folder")
+    files = []
+    if split == "test":
+        for it in items:
+            keys = {"id": it.id, "basename": _url_name(it.image_url), "stem": PurePosixPath(_url_name(it.image_url)).stem}
+            try: files.append(image_root / image_name.format(**keys))
+            except (KeyError, IndexError) as e:
+                raise ValueError(f"image_name {image_name!r} uses an unknown key {e}; available keys: {sorted(keys)}") from None
+        return files
+    if image_map is None:
+        raise ValueError("HierarCaps train items carry no image: give image_map (original caption -> image "
+                         "file) with image_root, or leave image_root=None for a text-only dataset")
+    m = image_map if isinstance(image_map, Mapping) else read_image_map(image_map)
+    for i, (pos, _) in enumerate(items):
+        v = m.get(pos[-1])
+        if v is None:
+            raise ValueError(f"image_map has no image for data row {i + 1} of {path}: its original caption "
+                             f"(positive tier 4) is {pos[-1]!r}")
+        files.append(image_root / _url_name(v))
+    return files
+
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #64e5b1db
+class _HierarCapsImages:
+    "The image side of `HierarCaps`: `_files` (one image file per item; None when text-only), checked, looked up, read."
+    def _name(self, i): return f"{i} (id {self.items[i].id!r})" if self.split == "test" else f"{i} (data row {i + 1})"
+
+    def _check_images(self):
+        missing = [(i, f) for i, f in enumerate(self._files) if not f.is_file()]
+        if missing:
+            shown = "; ".join(f"item {self._name(i)}: expected {f}" for i, f in missing[:5])
+            raise FileNotFoundError(f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
+                                    f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}")
+
+    def image_path(self, i: int) -> Path:
+        "The image file of item `i` (only when the dataset has images)."
+        if self._files is None: raise ValueError(f"{self!r} has no images")
+        return self._files[i]
+
+    def groups(self) -> list:
+        "Lists of item indices that share one image (test split: one image, several reference hierarchies)."
+        g = {}
+        for i, it in enumerate(self.items): g.setdefault(it.image_url if self.split == "test" else i, []).append(i)
+        return list(g.values())
+
+    def _image(self, i: int):
+        "The image of item `i`, read at `image_size` and `transform`ed; a file gone since the check is an error."
+        f = self._files[i]
+        if not f.is_file():
+            raise FileNotFoundError(f"HierarCaps item {self._name(i)}: image file {f} not found")
+        img = load_image(f, self.image_size)
+        return self.transform(img) if self.transform is not None else img
+
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #2332ea8f
+class HierarCaps(_HierarCapsImages, Dataset):
     """HierarCaps as a torch `Dataset` of sample dicts keyed by `Batch` field names.
     `split='test'` reads the test CSV (`id, captions, image_url`), `split='train'` the train CSV (`positive, negative`).
     Images are provided only with `image_root` (and, for train, `image_map`): see `provides`."""
@@ -128,58 +184,15 @@ class HierarCaps(Dataset):
         self.items = read_hierarcaps_test(path) if split == "test" else read_hierarcaps_train(path)
         if n is not None: self.items = self.items[:int(n)]
         self.image_root = None if image_root is None else Path(image_root)
-        if self.image_root is not None and not self.image_root.is_dir():
-            raise FileNotFoundError(f"image_root {self.image_root} is not a folder")
-        self._files = None
-        if self.image_root is not None:
-            if split == "test": self._files = [self._test_file(it, image_name) for it in self.items]
-            elif image_map is not None: self._files = self._train_files(image_map)
-            else: raise ValueError("HierarCaps train items carry no image: give image_map (original caption -> image "
-                                   "file) with image_root, or leave image_root=None for a text-only dataset")
+        self._files = _image_files(self.items, split, self.path, self.image_root, image_name, image_map)
         self.provides = type(self).provides if self._files is not None else type(self).provides - {"images"}
         self.fields = self.provides if fields is None else check_fields(self.provides, fields, repr(self), "the `fields` argument")
         if self._files is not None and check_images and "images" in self.fields: self._check_images()
 
-    def _test_file(self, it: HierItem, tmpl: str) -> Path:
-        keys = {"id": it.id, "basename": _url_name(it.image_url), "stem": PurePosixPath(_url_name(it.image_url)).stem}
-        try: return self.image_root / tmpl.format(**keys)
-        except (KeyError, IndexError) as e:
-            raise ValueError(f"image_name {tmpl!r} uses an unknown key {e}; available keys: {sorted(keys)}") from None
-
-    def _train_files(self, image_map) -> list:
-        m = image_map if isinstance(image_map, Mapping) else read_image_map(image_map)
-        files = []
-        for i, (pos, _) in enumerate(self.items):
-            v = m.get(pos[-1])
-            if v is None:
-                raise ValueError(f"image_map has no image for data row {i + 1} of {self.path}: its original caption "
-                                 f"(positive tier 4) is {pos[-1]!r}")
-            files.append(self.image_root / _url_name(v))
-        return files
-
-    def _check_images(self):
-        missing = [(i, f) for i, f in enumerate(self._files) if not f.is_file()]
-        if missing:
-            shown = "; ".join(f"item {self._name(i)}: expected {f}" for i, f in missing[:5])
-            raise FileNotFoundError(f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
-                                    f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}")
-
-    def _name(self, i): return f"{i} (id {self.items[i].id!r})" if self.split == "test" else f"{i} (data row {i + 1})"
     def __len__(self): return len(self.items)
     def __repr__(self):
         return (f"HierarCaps({self.split!r}, {self.path.name}, n={len(self)}, "
                 f"{'images from ' + str(self.image_root) if self._files is not None else 'text-only'})")
-
-    def image_path(self, i: int) -> Path:
-        "The image file of item `i` (only when the dataset has images)."
-        if self._files is None: raise ValueError(f"{self!r} has no images")
-        return self._files[i]
-
-    def groups(self) -> list:
-        "Lists of item indices that share one image (test split: one image, several reference hierarchies)."
-        g = {}
-        for i, it in enumerate(self.items): g.setdefault(it.image_url if self.split == "test" else i, []).append(i)
-        return list(g.values())
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
@@ -191,12 +204,7 @@ class HierarCaps(Dataset):
             out["tier_negatives"] = [""] * N_TIERS if self.split == "test" else list(it.negative)
             out["tier_negatives_valid"] = [self.split == "train"] * N_TIERS
         if "captions" in F: out["captions"] = tiers[-1]
-        if "images" in F:
-            f = self._files[i]
-            if not f.is_file():
-                raise FileNotFoundError(f"HierarCaps item {self._name(i)}: image file {f} not found")
-            img = load_image(f, self.image_size)
-            out["images"] = self.transform(img) if self.transform is not None else img
+        if "images" in F: out["images"] = self._image(i)
         return out
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #f507f7fb
