@@ -66,10 +66,9 @@ def _pairwise(op, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
     chunk = chunk or max(1, _CHUNK_NUMEL // max(1, y.numel()))
     return torch.cat([op(xc[:, None], y[None]) for xc in x.split(chunk)])
 
-# %% ../../nbs/02_core.geometry.ipynb #b8d8aec2
-# long cell: the protocol is one abstract class; its abstract ops must be in the class body, and methods patched in later would escape __init_subclass__'s fp32 wrapping
-class Geometry(abc.ABC):
-    "The embedding space as losses and metrics see it (SPEC 0.3): subclass and implement `embed`, `similarity`, `distance`."
+# %% ../../nbs/02_core.geometry.ipynb #a276773a
+class _GeometryBase(abc.ABC):
+    "The protocol's contract: the op lists, fp32 wrapping of every op a subclass defines, and the three required ops."
     name: str = ""  # registry key
     requires_root: bool = False  # True when the model must supply the root embedding (radial); Lorentz uses the origin
     # hierarchy op -> the ops its default implementation needs (None: no default)
@@ -97,22 +96,41 @@ class Geometry(abc.ABC):
     def distance(self, x: Tensor, y: Tensor) -> Tensor:
         "Row-wise distance between `x` and `y` (broadcast over leading dims)."
 
-    @fp32_geometry
+# %% ../../nbs/02_core.geometry.ipynb #fc35b6df
+class _DerivedOps(_GeometryBase):
+    "The ops with a default built from other ops: pairwise ops by broadcasting, CLIP's logits, genericness, the path."
+
     def pairwise_similarity(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
         "Similarity of every row of `x` [N, D] with every row of `y` [M, D] -> [N, M]."
         return _pairwise(self.similarity, x, y, chunk)
 
-    @fp32_geometry
     def pairwise_distance(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
         "Distance between every row of `x` [N, D] and every row of `y` [M, D] -> [N, M]."
         return _pairwise(self.distance, x, y, chunk)
 
-    @fp32_geometry
     def logits(self, x: Tensor, y: Tensor, scale: Tensor | float) -> Tensor:
         "Contrastive logits [N, M] of `x` [N, D] against `y` [M, D]: `scale * pairwise_similarity(x, y)`."
         return scale * self.pairwise_similarity(x, y)
 
-    # -- hierarchy ops (optional) --
+    def genericness(self, x: Tensor) -> Tensor:
+        "How generic each point of `x` [..., D] is: its distance from the root."
+        return self.distance(self.root(x), x)
+
+    def pairwise_exterior_angle(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
+        "Exterior angle at every row of `x` [N, D] toward every row of `y` [M, D] -> [N, M]."
+        return _pairwise(self.exterior_angle, x, y, chunk)
+
+    def path(self, x: Tensor, steps: int = 16) -> Tensor:
+        "`steps` equally spaced points along the geodesic from the root to `x` [..., D] -> [steps, ..., D]."
+        x = _check(x, "x")
+        if steps < 2: raise ValueError(f"steps: expected at least 2 (root and x), got {steps}")
+        t = torch.linspace(0, 1, steps, dtype=x.dtype, device=x.device).view(-1, *[1] * (x.ndim - 1))
+        return self.geodesic(self.root(x), x, t)
+
+# %% ../../nbs/02_core.geometry.ipynb #b92fb21b
+class Geometry(_DerivedOps):
+    "The embedding space as losses and metrics see it (SPEC 0.3): subclass and implement `embed`, `similarity`, `distance`."
+
     def _unsupported(self, op: str, by: str = "RadialGeometry (SPEC 0.1) and LorentzGeometry (SPEC 0.2)"):
         return NotImplementedError(f"{type(self).__name__} ({self.name!r}) does not implement `{op}`; it is provided "
                                    f"by {by}. Check `geometry.supports({op!r})` before calling it.")
@@ -121,19 +139,9 @@ class Geometry(abc.ABC):
         "The entailment root, a point [D] with the dtype and device of `like`."
         raise self._unsupported("root", "RadialGeometry (the model's root embedding) and LorentzGeometry (the origin)")
 
-    @fp32_geometry
-    def genericness(self, x: Tensor) -> Tensor:
-        "How generic each point of `x` [..., D] is: its distance from the root."
-        return self.distance(self.root(x), x)
-
     def exterior_angle(self, x: Tensor, y: Tensor) -> Tensor:
         "Row-wise angle at `x` of the triangle (root, `x`, `y`) in [0, pi]; small = `x` is entailed by `y`."
         raise self._unsupported("exterior_angle")
-
-    @fp32_geometry
-    def pairwise_exterior_angle(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
-        "Exterior angle at every row of `x` [N, D] toward every row of `y` [M, D] -> [N, M]."
-        return _pairwise(self.exterior_angle, x, y, chunk)
 
     def aperture(self, x: Tensor) -> Tensor:
         "Half-aperture of the entailment cone at each point of `x` [..., D]."
@@ -142,14 +150,6 @@ class Geometry(abc.ABC):
     def geodesic(self, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
         "The point at fraction `t` in [0, 1] along the geodesic from `x` to `y`; `t` broadcasts against the leading dims."
         raise self._unsupported("geodesic")
-
-    @fp32_geometry
-    def path(self, x: Tensor, steps: int = 16) -> Tensor:
-        "`steps` equally spaced points along the geodesic from the root to `x` [..., D] -> [steps, ..., D]."
-        x = _check(x, "x")
-        if steps < 2: raise ValueError(f"steps: expected at least 2 (root and x), got {steps}")
-        t = torch.linspace(0, 1, steps, dtype=x.dtype, device=x.device).view(-1, *[1] * (x.ndim - 1))
-        return self.geodesic(self.root(x), x, t)
 
     def supports(self, op: str) -> bool:
         "Whether the hierarchy op `op` (a key of `HIERARCHY_OPS`) is available on this geometry."
@@ -164,12 +164,9 @@ def get_geometry(name: str, **kwargs) -> Geometry:
     "Build the geometry registered as `name` with `kwargs`."
     return GEOMETRIES[name](**kwargs)
 
-# %% ../../nbs/02_core.geometry.ipynb #e774d4fb
-# long cell: one class; ops patched in after the class body would escape __init_subclass__'s fp32 wrapping
-@register_geometry
-class CosineGeometry(Geometry):
-    "CLIP's geometry: unit-normalised embeddings, cosine similarity, chord distance and straight paths in R^D."
-    name = "cosine"
+# %% ../../nbs/02_core.geometry.ipynb #a7ba0796
+class _CosineCore(Geometry):
+    "CosineGeometry's construction and required ops: unit-normalised embeddings, cosine similarity, chord distance in R^D."
 
     def __init__(self, root: Tensor | None = None, eps: float = 1e-8):
         self.eps, self._root = eps, None
@@ -203,6 +200,12 @@ class CosineGeometry(Geometry):
         "Euclidean distance matrix [N, M] by `torch.cdist` (exact mode; `chunk` is ignored)."
         x, y = _check_pair(x, y, ndim=2)
         return torch.cdist(x, y, compute_mode="donot_use_mm_for_euclid_dist")
+
+# %% ../../nbs/02_core.geometry.ipynb #2d818938
+@register_geometry
+class CosineGeometry(_CosineCore):
+    "CLIP's geometry: unit-normalised embeddings, cosine similarity, chord distance and straight paths in R^D."
+    name = "cosine"
 
     def root(self, like: Tensor) -> Tensor:
         "The root given at construction or by `set_root`, on the dtype and device of `like`."
