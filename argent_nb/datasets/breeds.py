@@ -31,10 +31,25 @@ def first_name(name: str) -> str:
     "First synonym of a WordNet-style name list ('bicycle, bike, wheel, cycle' -> 'bicycle')."
     return name.split(",")[0].strip()
 
-# %% ../../nbs/73_datasets.breeds.ipynb #93b48297
-# long cell: one class; its methods share the graphs, levels and path cache built in __init__
-class BreedsHierarchy:
-    "The BREEDS class hierarchy: dataset classes, parent -> child edges, node names; levels as `robustness` defines them."
+# %% ../../nbs/73_datasets.breeds.ipynb #e5eaeb1c
+def _longest_levels(g: nx.DiGraph, root: str, lines: Mapping, source: str) -> dict:
+    """Longest-path depth of every node of `g` from `root` (one pass in topological order). A cycle is an error in
+    `source` naming its edges with their `lines` ((parent, child) -> line number)."""
+    if not nx.is_directed_acyclic_graph(g):
+        if g.in_degree(root):
+            raise DataFormatError.at(source, f"the root {root} has a parent among its own descendants (a cycle)")
+        on_cycle = set().union(*(c for c in nx.strongly_connected_components(g) if len(c) > 1))
+        loop = nx.find_cycle(g.subgraph(on_cycle), source=min(on_cycle))
+        shown = ", ".join(f"{a} -> {b} (line {lines.get((a, b), '?')})" for a, b in loop)
+        raise DataFormatError.at(source, f"the hierarchy has a cycle: {shown}")
+    level = {root: 0}
+    for n in nx.topological_sort(g):
+        for c in g.successors(n): level[c] = max(level.get(c, 0), level[n] + 1)
+    return level
+
+# %% ../../nbs/73_datasets.breeds.ipynb #cdcce622
+class _BreedsGraph:
+    "The structure of a `BreedsHierarchy`: its dataset classes and names, the graph under the root and its levels."
     def __init__(self, classes: Sequence, edges: Sequence, names: Mapping, root: str = BREEDS_ROOT,
                  edge_lines: Mapping | None = None, source: str = "class_hierarchy.txt"):
         self.classes = [tuple(c) for c in classes]                  # (number, wnid, name)
@@ -54,34 +69,14 @@ class BreedsHierarchy:
         self.graph = nx.DiGraph([(p, c) for p, c in eff if p in reach])
         "The hierarchy under the root as a networkx DiGraph (edges in file order)."
         self.graph.add_node(root)
-        self.level = self._levels()
+        self.level = _longest_levels(self.graph, root, self._lines, source)
         self.placed = [w for _, w, _ in self.classes if w in self.level]
         self.unplaced = [w for _, w, _ in self.classes if w not in self.level]
         self._paths = {}
 
-    def _levels(self) -> dict:
-        "Longest-path depth of every node from the root (one pass in topological order); a cycle is an error."
-        g = self.graph
-        if not nx.is_directed_acyclic_graph(g):
-            if g.in_degree(self.root):
-                raise DataFormatError.at(self._source, f"the root {self.root} has a parent among its own descendants (a cycle)")
-            on_cycle = set().union(*(c for c in nx.strongly_connected_components(g) if len(c) > 1))
-            loop = nx.find_cycle(g.subgraph(on_cycle), source=min(on_cycle))
-            shown = ", ".join(f"{a} -> {b} (line {self._lines.get((a, b), '?')})" for a, b in loop)
-            raise DataFormatError.at(self._source, f"the hierarchy has a cycle: {shown}")
-        level = {self.root: 0}
-        for n in nx.topological_sort(g):
-            for c in g.successors(n): level[c] = max(level.get(c, 0), level[n] + 1)
-        return level
-
-    def __repr__(self):
-        return (f"BreedsHierarchy({len(self.classes)} classes ({len(self.unplaced)} unplaced), "
-                f"{len(self.level)} nodes under {self.root} '{self.name(self.root)}', depth {max(self.level.values())})")
-
-    def name(self, w: str, full: bool = False) -> str:
-        "Name of node `w` (first synonym unless `full`); the wnid itself if it has none."
-        n = self.names.get(w, w)
-        return n if full else first_name(n)
+# %% ../../nbs/73_datasets.breeds.ipynb #8296d419
+class _BreedsNavigation(_BreedsGraph):
+    "Moving about a `BreedsHierarchy`: children and parents in file order, longest paths, classes below, levels."
     def children(self, w: str) -> list:
         "Children of `w` that lead to a dataset class (none below a dataset class), in file order."
         return list(self._eff.successors(w)) if w in self._eff else []
@@ -110,6 +105,18 @@ class BreedsHierarchy:
             raise KeyError(f"ancestor {ancestor} is not under the root {self.root} of this hierarchy")
         below = None if ancestor is None else {ancestor} | nx.descendants(self.graph, ancestor)
         return sorted(n for n, l in self.level.items() if l == level and (below is None or n in below))
+
+# %% ../../nbs/73_datasets.breeds.ipynb #0002658f
+class BreedsHierarchy(_BreedsNavigation):
+    "The BREEDS class hierarchy: dataset classes, parent -> child edges, node names; levels as `robustness` defines them."
+    def __repr__(self):
+        return (f"BreedsHierarchy({len(self.classes)} classes ({len(self.unplaced)} unplaced), "
+                f"{len(self.level)} nodes under {self.root} '{self.name(self.root)}', depth {max(self.level.values())})")
+
+    def name(self, w: str, full: bool = False) -> str:
+        "Name of node `w` (first synonym unless `full`); the wnid itself if it has none."
+        n = self.names.get(w, w)
+        return n if full else first_name(n)
 
     def node_names(self, full: bool = False) -> dict:
         "wnid -> name tuple of its `Taxonomy` node (siblings with equal names get ' (wnid)' appended)."
