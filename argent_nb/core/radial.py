@@ -35,16 +35,12 @@ def _angle_from_grams(uu: Tensor, vv: Tensor, uv: Tensor, eps: float) -> Tensor:
     a2, b2 = (su + sv - 2 * c).clamp_min(0), (su + sv + 2 * c).clamp_min(0)
     return 2 * torch.atan2(torch.sqrt(a2 + e2), torch.sqrt(b2 + e2))
 
-# %% ../../nbs/03_core.radial.ipynb #d5083c42
-# long cell: one class; ops patched in after the class body would escape __init_subclass__'s fp32 wrapping
+# %% ../../nbs/03_core.radial.ipynb #8d49b552
 GENERICNESS = ("distance", "cosine")
 
 
-@register_geometry
-class RadialGeometry(CosineGeometry):
-    "RE's geometry (SPEC 0.1): unit-sphere embeddings in R^D around a root point r (the model's embedding of '')."
-    name = "radial"
-    requires_root = True
+class _RadialBase(CosineGeometry):
+    "RE's parameters, its root (required: the model's embedding of '') and genericness; `RadialGeometry` adds the cones."
 
     def __init__(self, root: Tensor | None = None, eps_c: float = 0.05, genericness: str = "distance",
                  eps: float = 1e-8, angle_eps: float = 1e-6):
@@ -72,6 +68,13 @@ class RadialGeometry(CosineGeometry):
         r = self.root(x)
         if self.genericness_kind == "cosine": return 1 - self.similarity(x, r)
         return torch.linalg.vector_norm(x - r, dim=-1)
+
+# %% ../../nbs/03_core.radial.ipynb #6e0f8837
+@register_geometry
+class RadialGeometry(_RadialBase):
+    "RE's geometry (SPEC 0.1): unit-sphere embeddings in R^D around a root point r (the model's embedding of '')."
+    name = "radial"
+    requires_root = True
 
     def exterior_angle(self, x: Tensor, y: Tensor) -> Tensor:
         "Xi_r(x, y) in [0, pi]: angle between x - r and y - x (broadcast over leading dims); small = x is entailed by y."
