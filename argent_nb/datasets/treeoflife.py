@@ -265,16 +265,12 @@ def split_id(split: str) -> int:
     "The id of `split` in the per-sample seeds: `SPLIT_IDS`, else the CRC-32 of the name (the same in every process)."
     return SPLIT_IDS[split] if split in SPLIT_IDS else zlib.crc32(split.encode())
 
-# %% ../../nbs/75_datasets.treeoflife.ipynb #85c689ff
-# long cell: one Dataset class shared by the four formats; __getitem__ is a flat list of per-field assignments
-class TaxonImages(Dataset):
-    """Images of tree-of-life taxa (a list of `TaxonSample`) as a torch `Dataset` of sample dicts keyed by `Batch`
-    field names. Sample `i` is a pure function of (samples, seed, split, i): its hard negatives are drawn from
-    `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[..., 3]` (random)."""
+# %% ../../nbs/75_datasets.treeoflife.ipynb #9d493309
+class _TaxonSamples:
+    "The samples side of `TaxonImages`: its `TaxonSample`s (the first `n`), their `Taxonomy`, the fields it serves."
     provides = frozenset({"index", "images", "captions", "rank_labels", "rank_texts", "rank_negatives",
                           "rank_negatives_valid", "rank_negatives_differ", "rank_random_negatives",
                           "rank_random_negatives_valid"})
-    NEGATIVE_STREAMS = {"rank_matched": 2, "random": 3}
 
     def __init__(self, samples: Sequence[TaxonSample], split: str = "test", image_size: int | None = 224,
                  n: int | None = None, seed: int = 0, fields: Iterable[str] | None = None, transform=None,
@@ -296,6 +292,13 @@ class TaxonImages(Dataset):
         bad = [s for s in self.samples if not s.image.is_file()]
         if bad: raise DataFormatError(f"{len(bad)} of {len(self)} images are missing: " + "; ".join(
             f"{s.origin}: no image file {s.image}" for s in bad[:3]) + (" ..." if len(bad) > 3 else ""))
+
+# %% ../../nbs/75_datasets.treeoflife.ipynb #34134a4f
+class TaxonImages(_TaxonSamples, Dataset):
+    """Images of tree-of-life taxa (a list of `TaxonSample`) as a torch `Dataset` of sample dicts keyed by `Batch`
+    field names. Sample `i` is a pure function of (samples, seed, split, i): its hard negatives are drawn from
+    `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[..., 3]` (random)."""
+    NEGATIVE_STREAMS = {"rank_matched": 2, "random": 3}
 
     def negatives(self, i: int, mode: str = "rank_matched") -> list:
         "`core.data.rank_negatives` of sample `i` in `mode`, drawn from the sample's own generator for that mode."
