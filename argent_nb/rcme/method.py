@@ -4,52 +4,88 @@
 
 # %% ../../nbs/22_rcme.method.ipynb #dba0739f
 from __future__ import annotations
-import copy, math
+import math
 from dataclasses import dataclass
 import torch
 from ..core.config import doc
 from ..core.models import EuclideanHead, unwrap_model
 from ..core.registry import Method, register_method
 from ..radial_emb.losses import reg_loss
-from ..radial_emb.method import text_tower_parameters
+from ..radial_emb.method import frozen_text_tower, text_tower_parameters
 from .losses import cma_loss, global_entailment_loss, local_entailment_loss
 
 # %% auto #0
-__all__ = ['RCME']
+__all__ = ['RCMEParams', 'encode_distinct', 'rcme_step_loss', 'RCME']
 
-# %% ../../nbs/22_rcme.method.ipynb #71a4c7f7
-# long cell: one `Method` class (its Params, setup, trainable parameters and loss share the root tokens and the frozen tower)
+# %% ../../nbs/22_rcme.method.ipynb #5d9f6d43
+@dataclass
+class RCMEParams:
+    "Keys of the `rcme` method (`method.rcme.*`): loss weights, ablations, released-code choices; the `Params` of `RCME`."
+    alpha: float = doc(math.pi / 2, "margin of the global entailment hinge, Eq. 6 (paper: pi/2, where it is always active)")
+    le_weight: float = doc(1.0, "weight of the local entailment loss (Eq. 5)")
+    ge_weight: float = doc(1.0, "weight of the global entailment loss (Eq. 6); 0: Table 5's LE-only rows")
+    beta: float = doc(0.1, "weight of the cross-modal alignment (Eq. 9; released 0.1); 0 freezes the image tower")
+    prior_weight: float = doc(0.0, "weight of RE's prior preservation against the frozen initial text tower (Table 5)")
+    negatives: str = doc("rank_matched", "rank_matched (Sec. 4.1) | random (Table 6's ablation)")
+    apex: str = doc("root", "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)")
+    local_reduction: str = doc("paper", "paper: sum over rank steps (Eq. 7) | code: mean over pairs + RE's mini-max term")
+    ge_normaliser: str = doc("paper", "paper: 1/(R-1) x the sum over triplets (Eq. 7) | mean: over the R-2 triplets")
+    cma_form: str = doc("paper", "paper: image -> species text InfoNCE (Eq. 8) | code: rows cycle through ranks, symmetric")
+    root_text: str = doc("", "text whose embedding is the entailment root ('Eukarya' for the tree of life)")
+
+# %% ../../nbs/22_rcme.method.ipynb #bc86773f
+_RCME_CHOICES = {"negatives": ("rank_matched", "random"), "apex": ("root", "parent"), "local_reduction": ("paper", "code"),
+                 "ge_normaliser": ("paper", "mean"), "cma_form": ("paper", "code")}
+
+def _check_rcme_params(p: RCMEParams):
+    "Raise a ValueError naming the `method.rcme.*` key for an unknown choice or a negative (or NaN) weight or margin."
+    for k, ok in _RCME_CHOICES.items():
+        if getattr(p, k) not in ok: raise ValueError(f"method.rcme.{k} must be one of {list(ok)}, got {getattr(p, k)!r}")
+    for k in ("le_weight", "ge_weight", "beta", "prior_weight", "alpha"):
+        if not getattr(p, k) >= 0: raise ValueError(f"method.rcme.{k} must be >= 0, got {getattr(p, k)!r}")
+
+# %% ../../nbs/22_rcme.method.ipynb #f0e96707
+def encode_distinct(model, tokens: torch.Tensor, images: torch.Tensor | None = None) -> dict:
+    """`model(images=images, texts=tokens)`, encoding each distinct row of `tokens` [M, L] once: the same embeddings
+    [M, D] (rows repeat across a batch: coarse ranks and their negatives), a shared row's gradient summed over its uses."""
+    uniq, inv = torch.unique(tokens, dim=0, return_inverse=True)
+    out = model(images=images, texts=uniq)
+    return {**out, "text": out["text"][inv]}
+
+# %% ../../nbs/22_rcme.method.ipynb #2de3407f
+def rcme_step_loss(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: torch.Tensor, root: torch.Tensor, image=None,
+                   logit_scale=None, star=None, differ=None) -> dict:
+    """`RCME.loss` from the step's embeddings: rank chains `T` and their negatives `N` [B, R, D] (`valid` [B, R]) and the
+    root [D]; with CMA (beta > 0) the `image` embeddings [B, D] and the model's `logit_scale` (used frozen); with the prior
+    the frozen tower's `star` [B, R, D]; with rank-matched negatives `differ` [B, R], the rank at which each differs."""
+    le = local_entailment_loss(T, N, valid, root, apex=p.apex, reduction=p.local_reduction)
+    ge = global_entailment_loss(T, root, alpha=p.alpha, apex=p.apex, normaliser=p.ge_normaliser)
+    total = p.le_weight * le["loss"] + (p.ge_weight * ge["loss"] if p.ge_weight else 0)
+    parts = {"le": le["loss"].detach(), "ge": ge["loss"].detach(), "ge_active": ge["active"], "pos_angle": le["pos_angle"],
+             "neg_angle": le["neg_angle"], "step_acc": le["acc"]}
+    if p.beta > 0:
+        cma = cma_loss(image, T[:, -1], logit_scale.detach(), form=p.cma_form, rank_texts=T, negatives=N, valid=valid)
+        total = total + p.beta * cma; parts["cma"] = cma.detach()
+    if p.prior_weight > 0:
+        prior = reg_loss(T, star, variant="paper"); total = total + p.prior_weight * prior; parts["prior"] = prior.detach()
+    if p.negatives == "rank_matched":
+        want, v = torch.arange(T.shape[1] - 1, device=N.device), valid[:, 1:]
+        parts["neg_fallback"] = ((differ[:, 1:] != want) & v).sum() / v.sum().clamp(min=1)
+    return {"loss": total, **parts}
+
+# %% ../../nbs/22_rcme.method.ipynb #20c058ba
 @register_method
 class RCME(Method):
     "Radial cross-modal embeddings (Gupta et al., CVPR 2025): transitive entailment over taxonomic ranks."
     name = "rcme"
     head = "euclidean"
-    @dataclass
-    class Params:
-        alpha: float = doc(math.pi / 2, "margin of the global entailment hinge, Eq. 6 (paper: pi/2, where it is always active)")
-        le_weight: float = doc(1.0, "weight of the local entailment loss (Eq. 5)")
-        ge_weight: float = doc(1.0, "weight of the global entailment loss (Eq. 6); 0: Table 5's LE-only rows")
-        beta: float = doc(0.1, "weight of the cross-modal alignment (Eq. 9; released 0.1); 0 freezes the image tower")
-        prior_weight: float = doc(0.0, "weight of RE's prior preservation against the frozen initial text tower (Table 5)")
-        negatives: str = doc("rank_matched", "rank_matched (Sec. 4.1) | random (Table 6's ablation)")
-        apex: str = doc("root", "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)")
-        local_reduction: str = doc("paper", "paper: sum over rank steps (Eq. 7) | code: mean over pairs + RE's mini-max term")
-        ge_normaliser: str = doc("paper", "paper: 1/(R-1) x the sum over triplets (Eq. 7) | mean: over the R-2 triplets")
-        cma_form: str = doc("paper", "paper: image -> species text InfoNCE (Eq. 8) | code: rows cycle through ranks, symmetric")
-        root_text: str = doc("", "text whose embedding is the entailment root ('Eukarya' for the tree of life)")
-
-    _CHOICES = {"negatives": ("rank_matched", "random"), "apex": ("root", "parent"), "local_reduction": ("paper", "code"),
-                "ge_normaliser": ("paper", "mean"), "cma_form": ("paper", "code")}
+    Params = RCMEParams
 
     def __init__(self, params=None):
         super().__init__(params)
-        p = self.params
-        for k, ok in self._CHOICES.items():
-            if getattr(p, k) not in ok: raise ValueError(f"method.rcme.{k} must be one of {list(ok)}, got {getattr(p, k)!r}")
-        for k in ("le_weight", "ge_weight", "beta", "prior_weight", "alpha"):
-            if not getattr(p, k) >= 0: raise ValueError(f"method.rcme.{k} must be >= 0, got {getattr(p, k)!r}")
-        self.neg_field = "rank_negatives" if p.negatives == "rank_matched" else "rank_random_negatives"
-        self.needs = frozenset({"rank_texts", self.neg_field} | ({"images"} if p.beta > 0 else set()))
+        _check_rcme_params(self.params)
+        self.neg_field = "rank_negatives" if self.params.negatives == "rank_matched" else "rank_random_negatives"
+        self.needs = frozenset({"rank_texts", self.neg_field} | ({"images"} if self.params.beta > 0 else set()))
 
     def setup(self, model, accelerator, dataset):
         m = unwrap_model(model)
@@ -58,9 +94,7 @@ class RCME(Method):
         self.root_tokens = m.tokenize([self.params.root_text])
         self.frozen = None
         if self.params.prior_weight > 0:
-            self.frozen = copy.deepcopy(m).eval().requires_grad_(False)
-            self.frozen.clip.visual = None
-            self.frozen.to(accelerator.device if accelerator is not None else torch.device("cpu"))
+            self.frozen = frozen_text_tower(m, accelerator.device if accelerator is not None else torch.device("cpu"))
 
     def trainable_parameters(self, model):
         if self.params.beta == 0: return text_tower_parameters(model)
@@ -71,23 +105,9 @@ class RCME(Method):
         B, R, L = batch.rank_texts.shape
         neg, valid = batch[self.neg_field], batch[self.neg_field + "_valid"]
         tokens = torch.cat([batch.rank_texts.reshape(B * R, L), neg.reshape(B * R, L), self.root_tokens.to(neg.device)])
-        uniq, inv = torch.unique(tokens, dim=0, return_inverse=True)   # ranks repeat across a batch: encode each text once
-        out = model(images=batch.images if p.beta > 0 else None, texts=uniq)
-        e = out["text"][inv]
-        T, N, root = e[:B * R].view(B, R, -1), e[B * R:2 * B * R].view(B, R, -1), e[-1]
-        le = local_entailment_loss(T, N, valid, root, apex=p.apex, reduction=p.local_reduction)
-        ge = global_entailment_loss(T, root, alpha=p.alpha, apex=p.apex, normaliser=p.ge_normaliser)
-        total = p.le_weight * le["loss"] + (p.ge_weight * ge["loss"] if p.ge_weight else 0)
-        parts = {"le": le["loss"].detach(), "ge": ge["loss"].detach(), "ge_active": ge["active"], "pos_angle": le["pos_angle"],
-                 "neg_angle": le["neg_angle"], "step_acc": le["acc"]}
-        if p.beta > 0:
-            cma = cma_loss(out["image"], T[:, -1], out["logit_scale"].detach(), form=p.cma_form, rank_texts=T, negatives=N, valid=valid)
-            total = total + p.beta * cma; parts["cma"] = cma.detach()
+        out = encode_distinct(model, tokens, batch.images if p.beta > 0 else None)
+        e, star = out["text"], None
         if p.prior_weight > 0:
             with torch.no_grad(): star = self.frozen.encode_text(tokens[:B * R]).view(B, R, -1)
-            prior = reg_loss(T, star, variant="paper"); total = total + p.prior_weight * prior; parts["prior"] = prior.detach()
-        if p.negatives == "rank_matched":
-            differ, want = batch.rank_negatives_differ[:, 1:], torch.arange(R - 1, device=neg.device)
-            v = valid[:, 1:]
-            parts["neg_fallback"] = ((differ != want) & v).sum() / v.sum().clamp(min=1)
-        return {"loss": total, **parts}
+        return rcme_step_loss(p, e[:B * R].view(B, R, -1), e[B * R:2 * B * R].view(B, R, -1), valid, e[-1], out["image"],
+                              out["logit_scale"], star, batch.rank_negatives_differ if p.negatives == "rank_matched" else None)
