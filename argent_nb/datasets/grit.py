@@ -20,7 +20,7 @@ from .common import DataFormatError, open_image, pil_to_tensor, resize_border, r
 
 # %% auto #0
 __all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox', 'sample_format',
-           'choose_boxes', 'grit_boxes', 'parse_sample', 'expand_shards', 'worker_info', 'GritShards', 'scan_shard',
+           'choose_boxes', 'grit_boxes', 'parse_sample', 'expand_shards', 'worker_info', 'scan_shard', 'GritShards',
            'read_sample', 'GritIndexed', 'build_grit', 'build_grit_stream']
 
 # %% ../../nbs/74_datasets.grit.ipynb #aa02aa0a
@@ -251,101 +251,6 @@ def worker_info() -> tuple[int, int, int, int]:
     "(rank, world size, DataLoader worker, number of workers), as webdataset's splitters see them."
     return wds.utils.pytorch_worker_info()
 
-# %% ../../nbs/74_datasets.grit.ipynb #e3ea1442
-# long cell: one IterableDataset class; its pipeline, quotas, decoding and reporting share the epoch and stats state
-class GritShards(_GritBase, IterableDataset):
-    """GRIT webdataset shards (HyCoCLIP's processed format or raw GRIT) as a stream of `Batch`-field dicts, split
-    across processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above."""
-    def __init__(self, urls: str | Sequence[str], image_size: int = 224, max_boxes: int | None = 4, fields=None,
-                 seed: int = 0, n: int | None = None, shuffle_buffer: int = 0, split_nodes: bool = True,
-                 skip_bad: bool = False, resize: str = "auto", transform: Callable | None = None, format: str = "auto",
-                 min_box_area: int = MIN_BOX_AREA):
-        self.shards = expand_shards(urls)
-        self._setup(image_size, max_boxes, fields, seed, resize, transform, format, min_box_area)
-        self.n = None if n is None else int(n)
-        if self.n is not None and self.n < 1: raise ValueError(f"n must be >= 1, got {n}")
-        self.shuffle_buffer, self.split_nodes, self.skip_bad = int(shuffle_buffer), bool(split_nodes), bool(skip_bad)
-        self._number = {u: i for i, u in enumerate(self.shards)}
-        self._count = None
-        self.stats = Counter()
-
-    def __repr__(self):
-        return (f"GritShards({len(self.shards)} shards, image_size={self.image_size}, max_boxes={self.max_boxes}, "
-                f"n={self.n}, seed={self.seed}, epoch={self.epoch})")
-
-    def count(self) -> int:
-        "Number of samples in all shards, from the tar headers (cached)."
-        if self._count is None: self._count = sum(len(scan_shard(u)) for u in self.shards)
-        return self._count
-
-    def __len__(self) -> int:
-        "Samples per epoch over all processes: `n`, or the number counted in the shards."
-        return self.n if self.n is not None else self.count()
-
-    def quota(self, rank: int, world: int, worker: int, workers: int) -> int | None:
-        "Samples reader (rank, worker) yields per epoch in fixed-size mode (None: one pass)."
-        if self.n is None: return None
-        per_rank = self.n // (world if self.split_nodes else 1)
-        return per_rank // workers + (1 if worker < per_rank % workers else 0)
-
-    def batches_per_epoch(self, batch_size: int, num_workers: int = 0, world: int | None = None) -> int:
-        "Batches each process gets per epoch from a DataLoader(batch_size, num_workers, drop_last=True) (fixed-size mode)."
-        if self.n is None: raise ValueError("batches_per_epoch needs a fixed epoch size: construct with n=...")
-        world = worker_info()[1] if world is None else world
-        W = max(1, num_workers)
-        return sum(self.quota(0, world, w, W) // batch_size for w in range(W))
-
-    def shard_order(self, epoch: int, rep: int = 0) -> list[str]:
-        "All shards in the order of `epoch` (pass `rep` > 0: the wrap-around passes of fixed-size mode)."
-        urls = list(self.shards)
-        random.Random(f"{self.seed}:{epoch}:{rep}").shuffle(urls)
-        return urls
-
-    def _pipeline(self, epoch: int, rep: int, rank: int, worker: int):
-        stages = [wds.SimpleShardList(self.shard_order(epoch, rep))]
-        if self.split_nodes: stages.append(wds.split_by_node)
-        stages += [wds.split_by_worker, _samples_stage]
-        if self.shuffle_buffer > 1:
-            stages.append(wds.shuffle(self.shuffle_buffer, initial=self.shuffle_buffer,
-                                      rng=random.Random(f"{self.seed}:{epoch}:{rep}:{rank}:{worker}")))
-        return wds.DataPipeline(*stages)
-
-    def _decode(self, raw: dict):
-        idx = self._number[raw["__url__"]] * SHARD_STRIDE + raw["__ord__"]
-        try: return self.sample_dict(raw, idx)
-        except NoUsableBox: self.stats["no_usable_box"] += 1
-        except GritFormatError as e:
-            if not self.skip_bad: raise
-            self.stats["skipped"] += 1; self.stats[f"skipped: {_reason(e)}"] += 1
-        return None
-
-    def _report(self, rank, worker):
-        bad = {k: v for k, v in self.stats.items() if k != "samples" and v}
-        if bad: warnings.warn(f"GritShards (rank {rank}, worker {worker}, epoch {self.epoch}): yielded {self.stats['samples']} "
-                              f"samples; not yielded: {dict(sorted(bad.items()))}", stacklevel=2)
-
-    def __iter__(self) -> Iterator[dict]:
-        rank, world, worker, workers = worker_info()
-        if not self.split_nodes: rank, world = 0, 1
-        epoch, q = self.epoch, self.quota(rank, world, worker, workers)
-        self.stats = Counter()
-        if q is not None and len(self.shards) < world * workers:
-            raise ValueError(f"{len(self.shards)} shard(s) cannot feed {world} process(es) x {workers} worker(s): fixed-size "
-                             f"epochs need at least {world * workers} shards (use fewer DataLoader workers or more shards)")
-        done, rep = 0, 0
-        while q is None or done < q:
-            got = 0
-            for raw in self._pipeline(epoch, rep, rank, worker):
-                s = self._decode(raw)
-                if s is None: continue
-                got += 1; done += 1; self.stats["samples"] += 1
-                yield s
-                if q is not None and done >= q: break
-            if q is None: break
-            if got == 0: raise ValueError(f"rank {rank} worker {worker}: its shards hold no usable sample; cannot fill {q} samples")
-            rep += 1
-        self._report(rank, worker)
-
 # %% ../../nbs/74_datasets.grit.ipynb #5d679a9a
 def scan_shard(url: str) -> list[tuple[str, int, int]]:
     """(key, start byte, end byte) of every sample of a local tar shard, from the tar headers only (stdlib `tarfile`,
@@ -370,6 +275,118 @@ def scan_shard(url: str) -> list[tuple[str, int, int]]:
         raise GritFormatError.at(url, "its members are not contiguous in the tar (webdataset needs each sample's files together)", sample=dup)
     return out
 
+# %% ../../nbs/74_datasets.grit.ipynb #e5e9618d
+def _fill(passes: Callable, q: int | None, who: str) -> Iterator:
+    """The items of `passes(0)` (`q` None: one pass), or exactly `q` items from `passes(0)`, `passes(1)`, ... (a reader's
+    fixed-size epoch, wrapping around its shards); a pass that yields nothing is an error naming `who`."""
+    done, rep = 0, 0
+    while q is None or done < q:
+        got = 0
+        for s in passes(rep):
+            got += 1; done += 1
+            yield s
+            if q is not None and done >= q: break
+        if q is None: break
+        if got == 0: raise ValueError(f"{who}: its shards hold no usable sample; cannot fill {q} samples")
+        rep += 1
+
+# %% ../../nbs/74_datasets.grit.ipynb #bd5a0bfa
+class _ShardEpochs:
+    "The epochs of `GritShards`: each epoch's shard order, its size (`n`, or counted) and each reader's quota of it."
+    def shard_order(self, epoch: int, rep: int = 0) -> list[str]:
+        "All shards in the order of `epoch` (pass `rep` > 0: the wrap-around passes of fixed-size mode)."
+        urls = list(self.shards)
+        random.Random(f"{self.seed}:{epoch}:{rep}").shuffle(urls)
+        return urls
+
+    def count(self) -> int:
+        "Number of samples in all shards, from the tar headers (cached)."
+        if self._count is None: self._count = sum(len(scan_shard(u)) for u in self.shards)
+        return self._count
+
+    def __len__(self) -> int:
+        "Samples per epoch over all processes: `n`, or the number counted in the shards."
+        return self.n if self.n is not None else self.count()
+
+    def quota(self, rank: int, world: int, worker: int, workers: int) -> int | None:
+        "Samples reader (rank, worker) yields per epoch in fixed-size mode (None: one pass)."
+        if self.n is None: return None
+        per_rank = self.n // (world if self.split_nodes else 1)
+        return per_rank // workers + (1 if worker < per_rank % workers else 0)
+
+    def batches_per_epoch(self, batch_size: int, num_workers: int = 0, world: int | None = None) -> int:
+        "Batches each process gets per epoch from a DataLoader(batch_size, num_workers, drop_last=True) (fixed-size mode)."
+        if self.n is None: raise ValueError("batches_per_epoch needs a fixed epoch size: construct with n=...")
+        world = worker_info()[1] if world is None else world
+        W = max(1, num_workers)
+        return sum(self.quota(0, world, w, W) // batch_size for w in range(W))
+
+# %% ../../nbs/74_datasets.grit.ipynb #d357bd0a
+class _ShardReading:
+    "One pass of a `GritShards` reader: the pipeline over the epoch's shards, its samples decoded, bad ones counted."
+    def _pipeline(self, epoch: int, rep: int, rank: int, worker: int):
+        stages = [wds.SimpleShardList(self.shard_order(epoch, rep))]
+        if self.split_nodes: stages.append(wds.split_by_node)
+        stages += [wds.split_by_worker, _samples_stage]
+        if self.shuffle_buffer > 1:
+            stages.append(wds.shuffle(self.shuffle_buffer, initial=self.shuffle_buffer,
+                                      rng=random.Random(f"{self.seed}:{epoch}:{rep}:{rank}:{worker}")))
+        return wds.DataPipeline(*stages)
+
+    def _decode(self, raw: dict):
+        idx = self._number[raw["__url__"]] * SHARD_STRIDE + raw["__ord__"]
+        try: return self.sample_dict(raw, idx)
+        except NoUsableBox: self.stats["no_usable_box"] += 1
+        except GritFormatError as e:
+            if not self.skip_bad: raise
+            self.stats["skipped"] += 1; self.stats[f"skipped: {_reason(e)}"] += 1
+        return None
+
+    def _pass(self, epoch: int, rep: int, rank: int, worker: int) -> Iterator[dict]:
+        "The samples of pass `rep` of `epoch` for reader (rank, worker), decoded; bad ones raise or are counted (`_decode`)."
+        for raw in self._pipeline(epoch, rep, rank, worker):
+            s = self._decode(raw)
+            if s is not None: yield s
+
+    def _report(self, rank, worker):
+        bad = {k: v for k, v in self.stats.items() if k != "samples" and v}
+        if bad: warnings.warn(f"GritShards (rank {rank}, worker {worker}, epoch {self.epoch}): yielded {self.stats['samples']} "
+                              f"samples; not yielded: {dict(sorted(bad.items()))}", stacklevel=2)
+
+# %% ../../nbs/74_datasets.grit.ipynb #899fef30
+class GritShards(_ShardEpochs, _ShardReading, _GritBase, IterableDataset):
+    """GRIT webdataset shards (HyCoCLIP's processed format or raw GRIT) as a stream of `Batch`-field dicts, split
+    across processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above."""
+    def __init__(self, urls: str | Sequence[str], image_size: int = 224, max_boxes: int | None = 4, fields=None,
+                 seed: int = 0, n: int | None = None, shuffle_buffer: int = 0, split_nodes: bool = True,
+                 skip_bad: bool = False, resize: str = "auto", transform: Callable | None = None, format: str = "auto",
+                 min_box_area: int = MIN_BOX_AREA):
+        self.shards = expand_shards(urls)
+        self._setup(image_size, max_boxes, fields, seed, resize, transform, format, min_box_area)
+        self.n = None if n is None else int(n)
+        if self.n is not None and self.n < 1: raise ValueError(f"n must be >= 1, got {n}")
+        self.shuffle_buffer, self.split_nodes, self.skip_bad = int(shuffle_buffer), bool(split_nodes), bool(skip_bad)
+        self._number = {u: i for i, u in enumerate(self.shards)}
+        self._count = None
+        self.stats = Counter()
+
+    def __repr__(self):
+        return (f"GritShards({len(self.shards)} shards, image_size={self.image_size}, max_boxes={self.max_boxes}, "
+                f"n={self.n}, seed={self.seed}, epoch={self.epoch})")
+
+    def __iter__(self) -> Iterator[dict]:
+        rank, world, worker, workers = worker_info()
+        if not self.split_nodes: rank, world = 0, 1
+        epoch, q = self.epoch, self.quota(rank, world, worker, workers)
+        self.stats = Counter()
+        if q is not None and len(self.shards) < world * workers:
+            raise ValueError(f"{len(self.shards)} shard(s) cannot feed {world} process(es) x {workers} worker(s): fixed-size "
+                             f"epochs need at least {world * workers} shards (use fewer DataLoader workers or more shards)")
+        for s in _fill(lambda rep: self._pass(epoch, rep, rank, worker), q, f"rank {rank} worker {worker}"):
+            self.stats["samples"] += 1
+            yield s
+        self._report(rank, worker)
+
 # %% ../../nbs/74_datasets.grit.ipynb #525c7b9f
 def read_sample(url: str, start: int, end: int, fh=None) -> dict:
     "The raw webdataset sample (member name -> bytes, `__key__`, `__url__`) stored in bytes [start, end) of shard `url`."
@@ -383,8 +400,32 @@ def read_sample(url: str, start: int, end: int, fh=None) -> dict:
     if len(samples) != 1: raise GritFormatError.at(url, f"bytes {start}..{end} hold {len(samples)} samples, expected one (stale index?)")
     return samples[0]
 
-# %% ../../nbs/74_datasets.grit.ipynb #d4abbd3b
-# long cell: one map-style Dataset class; the byte-range index, file handles and reading share its state
+# %% ../../nbs/74_datasets.grit.ipynb #c7a83669
+def _no_usable_box(raw: dict, min_box_area: int) -> bool:
+    "Whether `raw` is a raw GRIT sample without a usable box (HyCoCLIP's conversion drops such samples)."
+    if sample_format(raw) != "grit": return False
+    try: parse_sample(raw, False, False, min_box_area=min_box_area)
+    except NoUsableBox: return True
+    return False
+
+# %% ../../nbs/74_datasets.grit.ipynb #b590fcd7
+def _index_shards(shards: list, n: int | None, fmt: str, min_box_area: int) -> tuple:
+    """(shard numbers, start bytes, end bytes) of the first `n` usable samples of the local `shards` (all if None), and
+    the `Counter` of samples left out: raw GRIT ones without a usable box (`no_usable_box`) unless `fmt` is 'hycoclip'."""
+    shard, start, end, stats = [], [], [], Counter()
+    for j, u in enumerate(shards):
+        with open(u, "rb") as fh:
+            for key, a, b in scan_shard(u):
+                if n is not None and len(start) >= n: break
+                if fmt != "hycoclip" and _no_usable_box(read_sample(u, a, b, fh), min_box_area):
+                    stats["no_usable_box"] += 1; continue
+                shard.append(j); start.append(a); end.append(b)
+        if n is not None and len(start) >= n: break
+    if not start: raise ValueError(f"no usable samples in {len(shards)} shard(s) {shards[:3]}")
+    if n is not None and len(start) < n: raise ValueError(f"n={n} but the shards hold only {len(start)} usable samples")
+    return np.array(shard, np.int32), np.array(start, np.int64), np.array(end, np.int64), stats
+
+# %% ../../nbs/74_datasets.grit.ipynb #a0c70ff4
 class GritIndexed(_GritBase, Dataset):
     """GRIT shards (HyCoCLIP's processed format or raw GRIT) as a map-style dataset: `ds[i]` is sample i in shard order
     (the first `n` samples if `n` is given), read by seeking into its shard."""
@@ -395,25 +436,8 @@ class GritIndexed(_GritBase, Dataset):
         remote = [u for u in self.shards if "://" in u or u.startswith("pipe:")]
         if remote: raise ValueError(f"GritIndexed reads local shards by seeking; {remote[0]!r} is not local (use GritShards to stream it)")
         self._setup(image_size, max_boxes, fields, seed, resize, transform, format, min_box_area)
-        shard, start, end, self.stats = [], [], [], Counter()
-        for j, u in enumerate(self.shards):
-            with open(u, "rb") as fh:
-                for key, a, b in scan_shard(u):
-                    if n is not None and len(start) >= n: break
-                    if self.format != "hycoclip" and self._is_raw_without_box(u, a, b, fh): continue
-                    shard.append(j); start.append(a); end.append(b)
-            if n is not None and len(start) >= n: break
-        if not start: raise ValueError(f"no usable samples in {len(self.shards)} shard(s) {self.shards[:3]}")
-        if n is not None and len(start) < n: raise ValueError(f"n={n} but the shards hold only {len(start)} usable samples")
-        self._shard, self._start, self._end = np.array(shard, np.int32), np.array(start, np.int64), np.array(end, np.int64)
+        self._shard, self._start, self._end, self.stats = _index_shards(self.shards, n, self.format, self.min_box_area)
         self._fh, self._pid = {}, None
-
-    def _is_raw_without_box(self, url, a, b, fh) -> bool:
-        raw = read_sample(url, a, b, fh)
-        if sample_format(raw) != "grit": return False
-        try: parse_sample(raw, False, False, min_box_area=self.min_box_area)
-        except NoUsableBox: self.stats["no_usable_box"] += 1; return True
-        return False
 
     def __len__(self): return len(self._start)
     def __repr__(self): return f"GritIndexed({len(self)} samples in {len(self.shards)} shards, image_size={self.image_size}, max_boxes={self.max_boxes})"
