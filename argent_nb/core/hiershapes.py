@@ -361,11 +361,39 @@ def rank_negative_texts(scene, rng_matched: np.random.Generator, rng_random: np.
         out[name] = [(TAXONOMY.rank_text(m), True, d) if m is not None else ("", False, -1) for m, d in negs]
     return out
 
-# %% ../../nbs/06_core.hiershapes.ipynb #c79c6781
-# long cell: one Dataset class; __getitem__ is a flat list of per-field assignments
-class HierShapes(Dataset):
-    """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
-    Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
+# %% ../../nbs/06_core.hiershapes.ipynb #50c3d3ba
+def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs: Sequence[str], box_size: int,
+                 transform=None) -> dict:
+    """Sample `i` as a dict of its `fields` and "index", from its `scene`, its texts `t` (as `HierShapes.structured`
+    gives them, with the rank negatives `rank_negs`) and its image `img` [H, W, 3] (None when `fields` has no image)."""
+    out = {"index": i}
+    tt = transform or (lambda x: x)
+    if "images" in fields: out["images"] = tt(torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))))
+    if "captions" in fields: out["captions"] = t["captions"].render()
+    if "tiers" in fields:
+        out["tiers"] = [c.render() for c in t["tiers"]]
+        out["tier_negatives"] = [c.render() for c, _ in t["tier_negatives"]]
+        out["tier_negatives_valid"] = [ok for _, ok in t["tier_negatives"]]
+    if "rank_texts" in fields or "rank_labels" in fields:
+        out["rank_labels"] = TAXONOMY.rank_labels(scene[0].leaf)
+        out["rank_texts"] = t["rank_texts"]
+    for k in rank_negs:
+        out[k], out[k + "_valid"] = [c for c, _, _ in t[k]], [ok for _, ok, _ in t[k]]
+        if k == "rank_negatives": out["rank_negatives_differ"] = [d for _, _, d in t[k]]
+    if "hard_negatives" in fields:
+        out["hard_negatives"] = [c.render() for c, _ in t["hard_negatives"]]
+        out["hard_negative_types"] = list(range(len(HARD_NEGATIVE_TYPES)))
+        out["hard_negatives_valid"] = [ok for _, ok in t["hard_negatives"]]
+    if "box_images" in fields:
+        crops = np.stack([crop(img, o.box, box_size) for o in scene])
+        out["box_images"] = tt(torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))))
+        out["box_texts"] = [c.render() for c in t["box_texts"]]
+        out["boxes_valid"] = [True] * len(scene)
+    return {k: v for k, v in out.items() if k in fields or k == "index"}
+
+# %% ../../nbs/06_core.hiershapes.ipynb #95f6aa67
+class _HierShapesConfig(Dataset):
+    "The checked arguments of a `HierShapes` dataset, its length and repr, and the random generator of each index."
     provides = frozenset(FIELDS)
     taxonomy = TAXONOMY
 
@@ -389,6 +417,11 @@ class HierShapes(Dataset):
         if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
         return np.random.default_rng([self.seed, SPLITS[self.split], int(i)])
 
+# %% ../../nbs/06_core.hiershapes.ipynb #3075f79e
+class HierShapes(_HierShapesConfig):
+    """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
+    Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
+
     def scene(self, i: int) -> list:
         "The objects of sample `i` (ground truth for the oracle)."
         return sample_scene(self._rng(i), self.image_size, self.max_objects, novel=self.split == "novel")
@@ -410,32 +443,8 @@ class HierShapes(Dataset):
     def __getitem__(self, i: int) -> dict:
         i = int(i)
         scene, t, rng = self.structured(i, rank_negatives=bool(self._rank_negs))
-        F, out = self.fields, {"index": i}
-        need_img = "images" in F or "box_images" in F
-        img = render(scene, self.image_size, rng) if need_img else None
-        tt = self.transform or (lambda x: x)
-        if "images" in F: out["images"] = tt(torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))))
-        if "captions" in F: out["captions"] = t["captions"].render()
-        if "tiers" in F:
-            out["tiers"] = [c.render() for c in t["tiers"]]
-            out["tier_negatives"] = [c.render() for c, _ in t["tier_negatives"]]
-            out["tier_negatives_valid"] = [ok for _, ok in t["tier_negatives"]]
-        if "rank_texts" in F or "rank_labels" in F:
-            out["rank_labels"] = TAXONOMY.rank_labels(scene[0].leaf)
-            out["rank_texts"] = t["rank_texts"]
-        for k in self._rank_negs:
-            out[k], out[k + "_valid"] = [c for c, _, _ in t[k]], [ok for _, ok, _ in t[k]]
-            if k == "rank_negatives": out["rank_negatives_differ"] = [d for _, _, d in t[k]]
-        if "hard_negatives" in F:
-            out["hard_negatives"] = [c.render() for c, _ in t["hard_negatives"]]
-            out["hard_negative_types"] = list(range(len(HARD_NEGATIVE_TYPES)))
-            out["hard_negatives_valid"] = [ok for _, ok in t["hard_negatives"]]
-        if "box_images" in F:
-            crops = np.stack([crop(img, o.box, self.box_size) for o in scene])
-            out["box_images"] = tt(torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))))
-            out["box_texts"] = [c.render() for c in t["box_texts"]]
-            out["boxes_valid"] = [True] * len(scene)
-        return {k: v for k, v in out.items() if k in F or k == "index"}
+        img = render(scene, self.image_size, rng) if "images" in self.fields or "box_images" in self.fields else None
+        return _sample_dict(i, scene, t, img, self.fields, self._rank_negs, self.box_size, self.transform)
 
 # %% ../../nbs/06_core.hiershapes.ipynb #9a8dd319
 def _build_hiershapes(cfg, fields):
