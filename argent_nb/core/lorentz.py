@@ -209,12 +209,9 @@ def from_poincare(p: Tensor, c) -> Tensor:
     "The unit Poincare ball -> space components: x~ = 2p / (sqrt(c) (1 - ||p||^2))."
     return 2 * p / (_c_like(c, p).sqrt() * (1 - (p * p).sum(-1, keepdim=True)))
 
-# %% ../../nbs/04_core.lorentz.ipynb #30c5a1c9
-# long cell: one class of one-line bindings of the functions above; ops patched in after the class body would escape __init_subclass__'s fp32 wrapping
-@register_geometry
-class LorentzGeometry(Geometry):
-    "The hyperboloid of curvature -c (SPEC 0.2), points as space components [..., D]; MERU / HyCoCLIP / ARGENT."
-    name = "lorentz"
+# %% ../../nbs/04_core.lorentz.ipynb #e6429602
+class _LorentzCurvature:
+    "The curvature -c and the cone constants of a `LorentzGeometry` (a mixin, no ops)."
 
     def __init__(self, c: float | Tensor | Callable[[], Tensor] = 1.0, K: float = 0.1, aperture_eps: float = 1e-6,
                  angle_eps: float = 1e-6, max_sinh_input: float = MAX_SINH_INPUT):
@@ -248,7 +245,10 @@ class LorentzGeometry(Geometry):
         cs = f"{c.item():.4g}" if isinstance(c, Tensor) else f"{c:.4g}"
         return f"LorentzGeometry(c={cs}{', learnable' if isinstance(c, Tensor) and c.requires_grad else ''}, K={self.K})"
 
-    # -- coordinates --
+# %% ../../nbs/04_core.lorentz.ipynb #9775c02f
+class _LorentzMaps(_LorentzCurvature):
+    "Coordinates and charts at the current curvature (a mixin; every map in full precision)."
+
     @fp32_geometry
     def time(self, x: Tensor) -> Tensor:
         "Time components x_t = sqrt(1/c + ||x~||^2) -> [...]."
@@ -286,7 +286,10 @@ class LorentzGeometry(Geometry):
         "The unit Poincare ball -> points."
         return from_poincare(_check(p, "p"), self.curvature)
 
-    # -- the protocol --
+# %% ../../nbs/04_core.lorentz.ipynb #1e33799f
+class _LorentzCore(_LorentzMaps, Geometry):
+    "`LorentzGeometry`'s required ops, their one-matmul pairwise forms, MERU's logits and the prompt ensemble."
+
     def embed(self, x: Tensor) -> Tensor:
         "Encoder outputs, read as tangent vectors at the origin, -> points: `exp_map0`."
         return self.exp_map0(x)
@@ -312,6 +315,18 @@ class LorentzGeometry(Geometry):
     def logits(self, x: Tensor, y: Tensor, scale: Tensor | float) -> Tensor:
         "MERU's contrastive logits -scale * d(x_i, y_j) [N, M]."
         return -scale * self.pairwise_distance(x, y)
+
+    @fp32_geometry
+    def ensemble(self, t: Tensor) -> Tensor:
+        "Zero-shot prompt ensemble: embedded prompts [C, P, D] -> classes [C, D] = exp_map0(mean_p log_map0(t))."
+        t = _check(t, "t", ndim=3)
+        return self.exp_map0(self.log_map0(t).mean(1))
+
+# %% ../../nbs/04_core.lorentz.ipynb #2999acc4
+@register_geometry
+class LorentzGeometry(_LorentzCore):
+    "The hyperboloid of curvature -c (SPEC 0.2), points as space components [..., D]; MERU / HyCoCLIP / ARGENT."
+    name = "lorentz"
 
     def root(self, like: Tensor) -> Tensor:
         "The origin (space components 0) [D], on the dtype and device of `like`."
@@ -339,13 +354,6 @@ class LorentzGeometry(Geometry):
         "Point at fraction `t` along the hyperbolic geodesic from `x` to `y`; `t` broadcasts against the leading dims."
         x, y = _check_pair(x, y)
         return lorentz_geodesic(x, y, t, self.curvature)
-
-    # -- extras --
-    @fp32_geometry
-    def ensemble(self, t: Tensor) -> Tensor:
-        "Zero-shot prompt ensemble: embedded prompts [C, P, D] -> classes [C, D] = exp_map0(mean_p log_map0(t))."
-        t = _check(t, "t", ndim=3)
-        return self.exp_map0(self.log_map0(t).mean(1))
 
     @fp32_geometry
     def point_at(self, x: Tensor, angle, dist, perp: Tensor | None = None) -> Tensor:
