@@ -119,25 +119,45 @@ def tangent_pca(x: Tensor, c: float = 1.0, n_components: int = 2) -> tuple[Tenso
     Q = torch.linalg.svd(v, full_matrices=False).Vh[:n_components]
     return Q, to_poincare(exp_map0(v @ Q.T, 1.0), 1.0)
 
-# %% ../../nbs/84_eval.norms.ipynb #4734f5df
-# long cell: one estimator class; fit, transform and their helpers share the fitted state
+# %% ../../nbs/84_eval.norms.ipynb #949cceca
+def _orthonormal(W: Tensor) -> Tensor:
+    "Orthonormal rows [K, D] spanning the rows of `W` [K, D] (QR; signs fixed, so orthonormal rows come back as they are)."
+    q, r = torch.linalg.qr(W.T)
+    return (q * torch.sign(torch.diagonal(r))).T
+
+# %% ../../nbs/84_eval.norms.ipynb #731222d0
+def _pair_variance(a: Tensor) -> Tensor:
+    "Mean squared distance over pairs of the projections, given by their space components `a` [N, K] (curvature -1)."
+    d = lorentz_distance(a[:, None], a[None], 1.0)
+    n = len(a)
+    return (d * d).sum() / (n * (n - 1))
+
+# %% ../../nbs/84_eval.norms.ipynb #fa6f808c
+def _horopca_ascent(x0: Tensor, xs: Tensor, W: Tensor, steps: int, lr: float) -> tuple[tuple[float, Tensor], list[float]]:
+    """Adam (`steps`, `lr`) from directions `W` [K, D] (orthonormalised by QR at each iterate) maximising the variance of
+    the horospherical projections of unit-curvature points (`x0` [N], `xs` [N, D]). Returns ((the best variance, its
+    orthonormal directions), the variance at each of the steps + 1 iterates)."""
+    W = W.clone().requires_grad_(True)
+    opt = torch.optim.Adam([W], lr=lr)
+    best, history = (-math.inf, None), []
+    with _threads(1), torch.enable_grad():
+        for _ in range(steps + 1):
+            Q = _orthonormal(W)
+            var = _pair_variance(_horo_hyperboloid(x0, xs, Q)[1])
+            v = var.item()
+            history.append(v)
+            if v > best[0]: best = (v, Q.detach().clone())
+            opt.zero_grad(); (-var).backward(); opt.step()
+    return best, history
+
+# %% ../../nbs/84_eval.norms.ipynb #0290174d
 class HoroPCA:
     """HoroPCA (Chami et al. 2021): orthonormal directions Q [K, D] maximising the variance of the horospherical
     projections onto the geodesic submanifold through the origin they span. `fit(x, c)` on Lorentz space components."""
+    _orth, _variance = staticmethod(_orthonormal), staticmethod(_pair_variance)
+
     def __init__(self, n_components: int = 2, steps: int = 100, lr: float = 0.03, max_fit: int = 500, seed: int = 0):
         self.n_components, self.steps, self.lr, self.max_fit, self.seed = n_components, steps, lr, max_fit, seed
-
-    @staticmethod
-    def _orth(W: Tensor) -> Tensor:
-        q, r = torch.linalg.qr(W.T)
-        return (q * torch.sign(torch.diagonal(r))).T
-
-    @staticmethod
-    def _variance(a: Tensor) -> Tensor:
-        "Mean squared distance over pairs of the projections, given by their space components `a` [N, K] (curvature -1)."
-        d = lorentz_distance(a[:, None], a[None], 1.0)
-        n = len(a)
-        return (d * d).sum() / (n * (n - 1))
 
     def fit(self, x: Tensor, c: float = 1.0) -> "HoroPCA":
         "Fit the directions to Lorentz space components `x` [N, D] of curvature -c."
@@ -148,19 +168,8 @@ class HoroPCA:
         if len(x) > self.max_fit: x = x[torch.randperm(len(x), generator=g)[:self.max_fit]]
         self.c = float(c)
         xs = _unit_curvature(x, c)
-        x0 = lorentz_time(xs, 1.0)
-        W = tangent_pca(x, c, self.n_components)[0].clone().requires_grad_(True)
-        opt = torch.optim.Adam([W], lr=self.lr)
-        best, self.history_ = (-math.inf, None), []
-        with _threads(1), torch.enable_grad():
-            for _ in range(self.steps + 1):
-                Q = self._orth(W)
-                var = self._variance(_horo_hyperboloid(x0, xs, Q)[1])
-                v = var.item()
-                self.history_.append(v)
-                if v > best[0]: best = (v, Q.detach().clone())
-                opt.zero_grad(); (-var).backward(); opt.step()
-        self.variance_, self.components_ = best
+        W = tangent_pca(x, c, self.n_components)[0]                        # start: tangent PCA's directions
+        (self.variance_, self.components_), self.history_ = _horopca_ascent(lorentz_time(xs, 1.0), xs, W, self.steps, self.lr)
         return self
 
     def transform(self, x: Tensor) -> Tensor:
