@@ -218,12 +218,11 @@ def _st_clamp(p: Tensor, lo: float | None, hi: float | None) -> Tensor:
     "Value clamp(p, lo, hi), gradient of the identity (straight-through)."
     return p + (p.clamp(lo, hi) - p).detach()
 
-# %% ../../nbs/07_core.models.ipynb #b6462d5f
-# long cell: one nn.Module; its parameters, their clamps, the geometry and forward belong together
-@register_head
-class LorentzHead(Head):
-    "MERU's head (SPEC 4): per-tower learnable scale alpha (<= 1) then exp_map0 with a learnable curvature."
-    name = "lorentz"
+# %% ../../nbs/07_core.models.ipynb #07663a59
+class _LorentzParameters(Head):
+    """The learnable parameters of a `LorentzHead`, stored as logs: a curvature c in `curvature_range` shared by both
+    towers and one scale alpha <= 1 per tower (and `K`, its geometry's aperture constant). Values are read through
+    straight-through clamps; `project_parameters_` puts the stored ones back in range."""
 
     def __init__(self, embed_dim: int | None = None, curvature: float = 1.0, curvature_range=(0.1, 10.0),
                  learn_curvature: bool = True, alpha_init: float | None = None, learn_alpha: bool = True,
@@ -249,17 +248,23 @@ class LorentzHead(Head):
         "The tower scale alpha = exp(log_alpha) <= 1 of 'image' or 'text' (straight-through clamp)."
         return _st_clamp(getattr(self, f"log_alpha_{modality}"), None, 0.0).exp()
 
-    @property
-    def geometry(self) -> LorentzGeometry:
-        "A LorentzGeometry bound to the current curvature tensor (gradients flow to log_c)."
-        return LorentzGeometry(c=self.curvature(), K=self.K)
-
     def project_parameters_(self) -> None:
         "Put log_c and the log alphas back into range in place (MERU does this at every forward)."
         with torch.no_grad():
             self.log_c.data.clamp_(*self.log_c_range)
             self.log_alpha_image.data.clamp_(max=0.0)
             self.log_alpha_text.data.clamp_(max=0.0)
+
+# %% ../../nbs/07_core.models.ipynb #1393c050
+@register_head
+class LorentzHead(_LorentzParameters):
+    "MERU's head (SPEC 4): per-tower learnable scale alpha (<= 1) then exp_map0 with a learnable curvature."
+    name = "lorentz"
+
+    @property
+    def geometry(self) -> LorentzGeometry:
+        "A LorentzGeometry bound to the current curvature tensor (gradients flow to log_c)."
+        return LorentzGeometry(c=self.curvature(), K=self.K)
 
     def forward(self, x: Tensor, modality: str) -> Tensor:
         "Tower features [B, D] -> points exp_map0(alpha_modality * x) (float32 under autocast)."
@@ -272,50 +277,27 @@ class LorentzHead(Head):
         return (f"embed_dim={self.embed_dim}, c={self.curvature().item():.4g}, alpha_image={self.alpha('image').item():.4g}, "
                 f"alpha_text={self.alpha('text').item():.4g}, K={self.K}")
 
-# %% ../../nbs/07_core.models.ipynb #75125dd7
-# long cell: one nn.Module; the adapter methods share the tower's sizes, pad id and mean/std buffers
-LOGIT_SCALE_MAX = 100.0
+# %% ../../nbs/07_core.models.ipynb #027c2de8
+def _check_images(images: Tensor, check_inputs: bool = True) -> None:
+    "Raise unless `images` is a float tensor [B, 3, H, W] whose values are in [0, 1] (the latter only if `check_inputs`)."
+    if not isinstance(images, Tensor) or not images.is_floating_point() or images.ndim != 4 or images.shape[1] != 3:
+        got = tuple(images.shape) if isinstance(images, Tensor) else type(images).__name__
+        raise ValueError(f"images: expected a float tensor [B, 3, H, W] with values in [0, 1], got {got}"
+                         f"{'' if not isinstance(images, Tensor) else ' ' + str(images.dtype)}")
+    if check_inputs and images.numel():
+        lo, hi = torch.aminmax(images.detach())
+        if lo < -1e-3 or hi > 1 + 1e-3:
+            raise ValueError(f"images must be in [0, 1] (the model normalises them itself); got values in "
+                             f"[{lo.item():.3g}, {hi.item():.3g}]. Already normalised? Set model.check_inputs=False to skip.")
 
-
-class HierModel(nn.Module):
-    "open_clip towers + a geometry head, with an input adapter for [0, 1] images of any size and tokens of any length."
-
-    def __init__(self, clip: nn.Module, head: Head, tokenizer: Callable | None = None, arch: str | None = None,
-                 embed_dim: int | None = None, check_inputs: bool = True):
-        super().__init__()
-        self.clip, self.head, self.tokenizer, self.arch, self.check_inputs = clip, head, tokenizer, arch, check_inputs
-        pp = open_clip.get_model_preprocess_cfg(clip)
-        size = getattr(clip.visual, "image_size", None) or pp.get("size")
-        self.image_size = tuple(int(s) for s in size) if isinstance(size, (tuple, list)) else (int(size), int(size))
-        self.context_length = int(clip.context_length)
-        self.embed_dim = int(embed_dim or clip.visual.output_dim)
-        text = getattr(clip, "text", None)  # CustomTextCLIP keeps its text tower here
-        self.pad_id = int(getattr(text, "pad_id", 0) or 0)
-        mean, std = pp.get("mean") or OPENAI_DATASET_MEAN, pp.get("std") or OPENAI_DATASET_STD
-        self.register_buffer("image_mean", torch.tensor(mean, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
-        self.register_buffer("image_std", torch.tensor(std, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
-
-    @property
-    def geometry(self) -> Geometry:
-        "The head's geometry: what losses and metrics ask for similarities, distances and angles."
-        return self.head.geometry
-
-    @property
-    def logit_scale(self) -> Tensor:
-        "Contrastive scale `min(exp(clip.logit_scale), 100)` (open_clip's learnable log scale, CLIP init 1/0.07)."
-        return self.clip.logit_scale.exp().clamp(max=LOGIT_SCALE_MAX)
+# %% ../../nbs/07_core.models.ipynb #e6e46aa2
+class _Encoders(nn.Module):
+    """`HierModel`'s encoders: images and texts adapted to the towers' inputs, encoded, mapped to points by the head.
+    A mixin: it uses what `HierModel.__init__` sets (towers, head, tokenizer, input sizes, pad id, mean/std)."""
 
     def adapt_images(self, images: Tensor) -> Tensor:
         "Float images [B, 3, H, W] in [0, 1] -> the tower's input: resized to `image_size` if needed, normalised."
-        if not isinstance(images, Tensor) or not images.is_floating_point() or images.ndim != 4 or images.shape[1] != 3:
-            got = tuple(images.shape) if isinstance(images, Tensor) else type(images).__name__
-            raise ValueError(f"images: expected a float tensor [B, 3, H, W] with values in [0, 1], got {got}"
-                             f"{'' if not isinstance(images, Tensor) else ' ' + str(images.dtype)}")
-        if self.check_inputs and images.numel():
-            lo, hi = torch.aminmax(images.detach())
-            if lo < -1e-3 or hi > 1 + 1e-3:
-                raise ValueError(f"images must be in [0, 1] (the model normalises them itself); got values in "
-                                 f"[{lo.item():.3g}, {hi.item():.3g}]. Already normalised? Set model.check_inputs=False to skip.")
+        _check_images(images, self.check_inputs)
         if tuple(images.shape[-2:]) != self.image_size:
             images = F.interpolate(images, size=self.image_size, mode="bilinear", antialias=True, align_corners=False)
         return (images - self.image_mean.to(images.dtype)) / self.image_std.to(images.dtype)
@@ -347,6 +329,39 @@ class HierModel(nn.Module):
         "Points [B, ...] of `geometry` for token ids [B, L] (or strings, tokenised with `tokenizer`)."
         tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else self.adapt_tokens(texts)
         return self.head(self.clip.encode_text(tokens), "text")
+
+# %% ../../nbs/07_core.models.ipynb #6c024cd1
+LOGIT_SCALE_MAX = 100.0
+"The cap on the contrastive scale exp(`clip.logit_scale`), CLIP's and MERU's (SPEC 4)."
+
+# %% ../../nbs/07_core.models.ipynb #0c917609
+class HierModel(_Encoders):
+    "open_clip towers + a geometry head, with an input adapter for [0, 1] images of any size and tokens of any length."
+
+    def __init__(self, clip: nn.Module, head: Head, tokenizer: Callable | None = None, arch: str | None = None,
+                 embed_dim: int | None = None, check_inputs: bool = True):
+        super().__init__()
+        self.clip, self.head, self.tokenizer, self.arch, self.check_inputs = clip, head, tokenizer, arch, check_inputs
+        pp = open_clip.get_model_preprocess_cfg(clip)
+        size = getattr(clip.visual, "image_size", None) or pp.get("size")
+        self.image_size = tuple(int(s) for s in size) if isinstance(size, (tuple, list)) else (int(size), int(size))
+        self.context_length = int(clip.context_length)
+        self.embed_dim = int(embed_dim or clip.visual.output_dim)
+        text = getattr(clip, "text", None)  # CustomTextCLIP keeps its text tower here
+        self.pad_id = int(getattr(text, "pad_id", 0) or 0)
+        mean, std = pp.get("mean") or OPENAI_DATASET_MEAN, pp.get("std") or OPENAI_DATASET_STD
+        self.register_buffer("image_mean", torch.tensor(mean, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
+        self.register_buffer("image_std", torch.tensor(std, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
+
+    @property
+    def geometry(self) -> Geometry:
+        "The head's geometry: what losses and metrics ask for similarities, distances and angles."
+        return self.head.geometry
+
+    @property
+    def logit_scale(self) -> Tensor:
+        "Contrastive scale `min(exp(clip.logit_scale), 100)` (open_clip's learnable log scale, CLIP init 1/0.07)."
+        return self.clip.logit_scale.exp().clamp(max=LOGIT_SCALE_MAX)
 
     def forward(self, images: Tensor | None = None, texts: Tensor | Sequence[str] | None = None) -> dict[str, Tensor | None]:
         "`{'image': points or None, 'text': points or None, 'logit_scale': s}`."
