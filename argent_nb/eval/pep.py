@@ -150,15 +150,10 @@ PAIR_KINDS = ("positive", "reversed", "contradiction")
 
 _PAIR_FIELDS = ("a_table", "a_row", "a_slot", "b_table", "b_row", "b_slot", "label", "family", "kind")
 
-# %% ../../nbs/82_eval.pep.ipynb #df692546
-# long cell: one dataclass; every method reads the same nine parallel arrays
+# %% ../../nbs/82_eval.pep.ipynb #3c938ecf
 @dataclass
-class PEPPairs:
-    """Ordered pairs (a, b) meaning "a is entailed by b", as indices into embedding tables.
-
-    Side a (and b) is table `a_table[i]` (a field name), sample `a_row[i]`, slot `a_slot[i]` (0 for [N, D] tables);
-    `label` is the truth, `family` one of `PAIR_FAMILIES` (or the dataset's own), `kind` one of `PAIR_KINDS`.
-    `dropped` counts candidate pairs whose truth was not what their kind claims (left out, see the builders)."""
+class _PairColumns:
+    "The nine parallel arrays of `PEPPairs`, cast and length-checked when built; its length, repr and tables."
     a_table: np.ndarray
     a_row: np.ndarray
     a_slot: np.ndarray
@@ -192,6 +187,40 @@ class PEPPairs:
         "The embedding tables the pairs refer to, sorted."
         return sorted(set(self.a_table.tolist()) | set(self.b_table.tolist()))
 
+# %% ../../nbs/82_eval.pep.ipynb #2bdf6d65
+def _flatten_tables(tables: Mapping[str, Tensor], names: Sequence[str]) -> tuple[Tensor, dict]:
+    """(One table [M, D] stacking `tables[name]` ([N, D] or [N, S, D], as N * S rows) for `names` in order, and for each
+    name (its first row there, N, S))."""
+    flats, offset, D = {}, 0, None
+    for name in names:
+        if name not in tables: raise KeyError(f"pairs refer to table {name!r}, but the tables are {sorted(tables)}")
+        t = tables[name]
+        if t.ndim not in (2, 3): raise ValueError(f"table {name!r} must be [N, D] or [N, S, D], got {tuple(t.shape)}")
+        if D is not None and t.shape[-1] != D: raise ValueError(f"table {name!r} has D={t.shape[-1]}, others {D}")
+        N, S, D = t.shape[0], (t.shape[1] if t.ndim == 3 else 1), t.shape[-1]
+        flats[name] = (t.reshape(N * S, D), offset, N, S); offset += N * S
+    flat = torch.cat([f for f, *_ in flats.values()]) if flats else torch.empty(0, 0)
+    return flat, {name: (off, N, S) for name, (_, off, N, S) in flats.items()}
+
+# %% ../../nbs/82_eval.pep.ipynb #e3f6e03c
+def _flat_rows(where: dict, table: np.ndarray, row: np.ndarray, slot: np.ndarray) -> np.ndarray:
+    "Rows [P] of the flat table of `_flatten_tables` (whose `where`) holding entries (`table`, `row`, `slot`) [P]."
+    out = np.empty(len(table), dtype=np.int64)
+    for name, (off, N, S) in where.items():
+        m = table == name
+        if m.any() and (row[m].max() >= N or slot[m].max() >= S or row[m].min() < 0 or slot[m].min() < 0):
+            raise ValueError(f"pairs index table {name!r} [{N}, {S}] out of range")
+        out[m] = off + row[m] * S + slot[m]
+    return out
+
+# %% ../../nbs/82_eval.pep.ipynb #92038231
+class PEPPairs(_PairColumns):
+    """Ordered pairs (a, b) meaning "a is entailed by b", as indices into embedding tables.
+
+    Side a (and b) is table `a_table[i]` (a field name), sample `a_row[i]`, slot `a_slot[i]` (0 for [N, D] tables);
+    `label` is the truth, `family` one of `PAIR_FAMILIES` (or the dataset's own), `kind` one of `PAIR_KINDS`.
+    `dropped` counts candidate pairs whose truth was not what their kind claims (left out, see the builders)."""
+
     def select(self, mask) -> "PEPPairs":
         "The pairs where `mask` (bool [P] or indices) holds."
         return PEPPairs(*[getattr(self, k)[mask] for k in _PAIR_FIELDS], dropped=dict(self.dropped))
@@ -204,26 +233,9 @@ class PEPPairs:
     def flat_index(self, tables: Mapping[str, Tensor]) -> tuple[Tensor, np.ndarray, np.ndarray]:
         """(one table [M, D] of every referenced embedding, a indices [P], b indices [P]) for `tables`: name -> [N, D]
         or [N, S, D] embeddings (e.g. the output of `embed_dataset`)."""
-        flats, offset, D = {}, 0, None
-        for name in self.tables:
-            if name not in tables: raise KeyError(f"pairs refer to table {name!r}, but the tables are {sorted(tables)}")
-            t = tables[name]
-            if t.ndim not in (2, 3): raise ValueError(f"table {name!r} must be [N, D] or [N, S, D], got {tuple(t.shape)}")
-            if D is not None and t.shape[-1] != D: raise ValueError(f"table {name!r} has D={t.shape[-1]}, others {D}")
-            N, S, D = t.shape[0], (t.shape[1] if t.ndim == 3 else 1), t.shape[-1]
-            flats[name] = (t.reshape(N * S, D), offset, N, S); offset += N * S
-        idx = []
-        for side in "ab":
-            tab, row, slot = (getattr(self, f"{side}_{k}") for k in ("table", "row", "slot"))
-            out = np.empty(len(self), dtype=np.int64)
-            for name, (_, off, N, S) in flats.items():
-                m = tab == name
-                if m.any() and (row[m].max() >= N or slot[m].max() >= S or row[m].min() < 0 or slot[m].min() < 0):
-                    raise ValueError(f"pairs index table {name!r} [{N}, {S}] out of range")
-                out[m] = off + row[m] * S + slot[m]
-            idx.append(out)
-        flat = torch.cat([f for f, *_ in flats.values()]) if flats else torch.empty(0, 0)
-        return flat, idx[0], idx[1]
+        flat, where = _flatten_tables(tables, self.tables)
+        rows = lambda side: _flat_rows(where, *(getattr(self, f"{side}_{k}") for k in ("table", "row", "slot")))
+        return flat, rows("a"), rows("b")
 
     def scores(self, tables: Mapping[str, Tensor], geometry: Geometry, **kwargs) -> np.ndarray:
         "PEP probabilities [P] of these pairs with embeddings `tables` under `geometry` (`kwargs` go to `pep_scores`)."
