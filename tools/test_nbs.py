@@ -3,8 +3,7 @@
 
 Before running, each notebook file is checked as it is committed: every cell that draws (matplotlib) must hold its
 saved image (notebooks are committed executed: `python tools/run_nbs.py NB`), and no exported cell may be over
-MAX_EXPORT_LINES lines (one function or class per cell). A cell may opt out with a comment saying why:
-`# no figure: <why>` or `# long cell: <why>`.
+MAX_EXPORT_LINES lines, directives included (one function or class per cell). There are no opt-outs.
 
     python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
@@ -28,10 +27,10 @@ def lint(fn) -> list[str]:
     for i, c in enumerate(json.loads(Path(fn).read_text())["cells"]):
         if c["cell_type"] != "code": continue
         s = "".join(c["source"]); first = s.lstrip().split("\n", 1)[0]
-        n = len([l for l in s.splitlines() if not l.startswith("#|")])
-        if first.startswith("#| export") and n > MAX_EXPORT_LINES and "# long cell:" not in s:
+        n = len(s.splitlines())                                  # every line counts, directives included
+        if first.startswith("#| export") and n > MAX_EXPORT_LINES:
             out.append(f"cell {i}: exported cell of {n} lines (> {MAX_EXPORT_LINES}): one function or class per cell")
-        elif not first.startswith(("#| export", "#| hide")) and _DRAWS.search(s) and "# no figure:" not in s \
+        elif not first.startswith(("#| export", "#| hide")) and _DRAWS.search(s) \
                 and not any("image/png" in o.get("data", {}) for o in c.get("outputs", [])):
             out.append(f"cell {i}: draws but holds no saved figure (execute it: python tools/run_nbs.py {Path(fn).name})")
     return out
