@@ -20,8 +20,9 @@ from .eval.suite import check_benchmarks, eval_config_class, run_benchmarks, wri
 
 # %% auto #0
 __all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_config', 'build_dataset', 'EpochSampler',
-           'warmup_cosine', 'lr_shape', 'make_optimizer', 'TrainState', 'save_checkpoint', 'latest_checkpoint',
-           'MetricsLog', 'SetupError', 'Run', 'setup', 'run_steps', 'plot_run', 'finish', 'train', 'parse_args', 'main']
+           'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState', 'save_checkpoint',
+           'latest_checkpoint', 'MetricsLog', 'SetupError', 'Run', 'setup', 'run_steps', 'plot_run', 'finish', 'train',
+           'parse_args', 'main']
 
 # %% ../nbs/50_train.ipynb #392bcc5c
 @dataclass
@@ -41,6 +42,7 @@ class DataCfg:
     num_workers: int = doc(0, "DataLoader workers")
     path: str | None = doc(None, "data file or folder of a real dataset (e.g. a HierarCaps train CSV)")
     image_root: str | None = doc(None, "folder of a real dataset's images")
+    augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
 
 # %% ../nbs/50_train.ipynb #17215132
 @dataclass
@@ -60,7 +62,7 @@ class OptimCfg:
     eps: float = doc(1e-6, "AdamW eps")
     warmup_steps: int = doc(50, "linear warmup steps, then cosine decay to 0 (MERU)")
     max_grad_norm: float | None = doc(None, "clip gradients to this norm")
-    schedule: str = doc("cosine", "cosine (after warmup, MERU) | constant (after warmup)")
+    schedule: str = doc("cosine", "cosine (after warmup, MERU) | constant (after warmup) | onecycle (torch OneCycleLR, peak at warmup_steps)")
 
 # %% ../nbs/50_train.ipynb #751815df
 @dataclass
@@ -111,12 +113,21 @@ def warmup_cosine(step: int, warmup: int, total: int) -> float:
     if step < warmup: return (step + 1) / warmup
     return 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
+# %% ../nbs/50_train.ipynb #18f09716
+def one_cycle(step: int, warmup: int, total: int, div: float = 25.0, final_div: float = 1e4) -> float:
+    "LR multiplier of torch's `OneCycleLR` (pct_start = warmup / total, cosine halves): 1/div -> 1 at step warmup-1 -> 1/(div final_div)."
+    start, low, peak, last = 1.0 / div, 1.0 / (div * final_div), float(warmup) - 1.0, float(total) - 1.0
+    cos = lambda a, b, pct: b + (a - b) / 2.0 * (math.cos(math.pi * pct) + 1)
+    if peak > 0 and step <= peak: return cos(start, 1.0, step / peak)
+    return cos(1.0, low, min(1.0, (step - max(peak, 0.0)) / max(last - max(peak, 0.0), 1e-12)))
+
 # %% ../nbs/50_train.ipynb #5244f73c
 def lr_shape(schedule: str):
-    "The LR multiplier `(step, warmup, total) -> float` of `optim.schedule`: cosine (MERU) or constant, both after warmup."
+    "The LR multiplier `(step, warmup, total) -> float` of `optim.schedule`: cosine (MERU), constant or onecycle."
     if schedule == "cosine": return warmup_cosine
     if schedule == "constant": return lambda s, w, t: min(1.0, (s + 1) / w) if w > 0 else 1.0
-    raise ValueError(f"optim.schedule must be cosine or constant, got {schedule!r}")
+    if schedule == "onecycle": return one_cycle
+    raise ValueError(f"optim.schedule must be cosine, constant or onecycle, got {schedule!r}")
 
 # %% ../nbs/50_train.ipynb #dc24c3fa
 def make_optimizer(named_params: list, cfg: OptimCfg, total_steps: int):
@@ -220,6 +231,8 @@ def _check_request(cfg, method, dataset) -> None:
     "Checks of values the builders accept but the run cannot use; raises ValueError naming the key."
     check_benchmarks(cfg.eval.benchmarks)
     lr_shape(cfg.optim.schedule)
+    if cfg.data.augment and not getattr(dataset, "augments", False):
+        raise ValueError(f"data.augment=true: dataset {cfg.data.name!r} has no training augmentations")
     if cfg.data.batch_size < 1: raise ValueError(f"data.batch_size must be >= 1, got {cfg.data.batch_size}")
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
@@ -285,6 +298,7 @@ def _epoch_loader(run: Run, epoch: int, offset: int):
         run.dataset.set_epoch(epoch)
         return itertools.islice(iter(run.dl), offset, None) if offset else run.dl
     run.sampler.set_epoch(epoch)
+    if hasattr(run.dataset, "set_epoch"): run.dataset.set_epoch(epoch)    # e.g. augmentations drawn per (sample, epoch)
     return run.acc.skip_first_batches(run.dl, offset) if offset else run.dl
 
 

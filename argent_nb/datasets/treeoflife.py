@@ -8,17 +8,18 @@ import json, zlib
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterable, NamedTuple, Sequence
 import numpy as np
+import torch
 from torch.utils.data import Dataset
 from ..core.data import Taxonomy, check_fields, rank_negatives
 from ..core.registry import DATASETS, DatasetSpec
-from .common import DataFormatError, load_image, open_text, read_csv_rows, where
+from .common import DataFormatError, load_image, open_image, open_text, read_csv_rows, where
 from .hierarcaps import split_tiers
 
 # %% auto #0
 __all__ = ['RANKS', 'ROOT_TEXT', 'FOLDER_FORMAT', 'TOL_COLUMNS', 'INAT_RANK_KEYS', 'RARE_COLUMNS', 'SPLIT_IDS', 'TaxonSample',
            'taxon_leaf', 'parse_folder_name', 'treeoflife_csv', 'read_treeoflife', 'read_inat21', 'read_bioclip_rare',
-           'rank_chain_leaf', 'read_hier_retrieval', 'split_id', 'TaxonImages', 'TreeOfLife', 'INat21', 'BioCLIPRare',
-           'HierRetrieval', 'one_per_species']
+           'rank_chain_leaf', 'read_hier_retrieval', 'split_id', 'rcme_train_transform', 'seeded', 'TaxonImages',
+           'TreeOfLife', 'INat21', 'BioCLIPRare', 'HierRetrieval', 'one_per_species']
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #413fdb66
 RANKS = ("kingdom", "phylum", "class", "order", "family", "genus", "species")
@@ -265,6 +266,22 @@ def split_id(split: str) -> int:
     "The id of `split` in the per-sample seeds: `SPLIT_IDS`, else the CRC-32 of the name (the same in every process)."
     return SPLIT_IDS[split] if split in SPLIT_IDS else zlib.crc32(split.encode())
 
+# %% ../../nbs/75_datasets.treeoflife.ipynb #c82e179b
+def rcme_train_transform(size: int = 224):
+    "RCME's released train transform scaled to `size`: squash to round(size*256/224), RandomCrop, h/v flips, blur 5."
+    from torchvision import transforms as tv
+    big = int(round(size * 256 / 224))
+    return tv.Compose([tv.Resize((big, big), interpolation=tv.InterpolationMode.BILINEAR), tv.RandomCrop(size),
+                       tv.RandomHorizontalFlip(0.5), tv.RandomVerticalFlip(0.5), tv.GaussianBlur(5, (0.01, 1.0)), tv.ToTensor()])
+
+# %% ../../nbs/75_datasets.treeoflife.ipynb #a4821809
+def seeded(transform, x, key) -> torch.Tensor:
+    "`transform(x)` with the global torch RNG seeded from the integer tuple `key`, and restored afterwards."
+    seed = int(np.random.SeedSequence([int(k) for k in key]).generate_state(1, dtype=np.uint64)[0] >> 1)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return transform(x)
+
 # %% ../../nbs/75_datasets.treeoflife.ipynb #9d493309
 class _TaxonSamples:
     "The samples side of `TaxonImages`: its `TaxonSample`s (the first `n`), their `Taxonomy`, the fields it serves."
@@ -274,10 +291,12 @@ class _TaxonSamples:
 
     def __init__(self, samples: Sequence[TaxonSample], split: str = "test", image_size: int | None = 224,
                  n: int | None = None, seed: int = 0, fields: Iterable[str] | None = None, transform=None,
-                 check_images: bool = True, source: str = ""):
+                 check_images: bool = True, source: str = "", augment: bool = False):
         self.samples = list(samples)[:None if n is None else int(n)]
         self.split, self.seed, self.image_size, self.transform, self.source = split, int(seed), image_size, transform, source
         if not self.samples: raise ValueError(f"{self!r} has no samples")
+        if augment and not image_size: raise ValueError(f"{self!r}: augment=True needs an image_size")
+        self.augment, self.epoch = bool(augment), 0
         self.taxonomy = Taxonomy(sorted({s.leaf for s in self.samples}), rank_names=RANKS)
         self.fields = check_fields(self.provides, self.provides if fields is None else fields, repr(self), "the `fields` argument")
         if check_images and "images" in self.fields: self.check_images()
@@ -297,8 +316,11 @@ class _TaxonSamples:
 class TaxonImages(_TaxonSamples, Dataset):
     """Images of tree-of-life taxa (a list of `TaxonSample`) as a torch `Dataset` of sample dicts keyed by `Batch`
     field names. Sample `i` is a pure function of (samples, seed, split, i): its hard negatives are drawn from
-    `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[..., 3]` (random)."""
+    `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[..., 3]` (random); with `augment` its image from `[..., 4, epoch]`."""
     NEGATIVE_STREAMS = {"rank_matched": 2, "random": 3}
+    augments = True        # `augment=True`: the release's train transform, keyed by [..., 4, epoch]
+
+    def set_epoch(self, epoch: int): self.epoch = int(epoch)
 
     def negatives(self, i: int, mode: str = "rank_matched") -> list:
         "`core.data.rank_negatives` of sample `i` in `mode`, drawn from the sample's own generator for that mode."
@@ -311,7 +333,8 @@ class TaxonImages(_TaxonSamples, Dataset):
         s, F, T, out = self.samples[i], self.fields, self.taxonomy, {"index": i}
         if "images" in F:
             if not s.image.is_file(): raise DataFormatError(f"{s.origin}: no image file {s.image}")
-            img = load_image(s.image, self.image_size)
+            img = (seeded(rcme_train_transform(self.image_size), open_image(s.image), [self.seed, split_id(self.split), i, 4, self.epoch])
+                   if self.augment else load_image(s.image, self.image_size))
             out["images"] = self.transform(img) if self.transform is not None else img
         out["captions"] = T.rank_text(s.leaf)
         out["rank_labels"] = T.rank_labels(s.leaf)
@@ -368,7 +391,8 @@ def _builder(name: str, cls: type, what: str) -> Callable:
     "The `DatasetSpec.build` of `data.name=name`: `cls` from the data config, once `data.path` (`what`) is set."
     def build(cfg, fields=None):
         if cfg.path is None: raise ValueError(f"data.name={name} needs data.path: {what} (see data/README.md)")
-        return cls(cfg.path, cfg.split, image_root=cfg.image_root, image_size=cfg.image_size, n=cfg.n, seed=cfg.seed, fields=fields)
+        return cls(cfg.path, cfg.split, image_root=cfg.image_root, image_size=cfg.image_size, n=cfg.n, seed=cfg.seed,
+                   fields=fields, augment=getattr(cfg, "augment", False))
     return build
 
 for _name, _cls, _what in (
