@@ -39,7 +39,7 @@ setuptools.setup(
     packages=setuptools.find_packages(include=['argent_nb', 'argent_nb.*']),
     include_package_data=True,
     install_requires=requirements,
-    extras_require={'dev': dev_requirements},
+    extras_require={'dev': dev_requirements, 'ceclip': shlex.split(cfg.get('ceclip_requirements', ''))},
     dependency_links=cfg.get('dep_links', '').split(),
     python_requires='>=' + cfg['min_python'],
     long_description=open('README.md', encoding='utf-8').read(),
