@@ -128,10 +128,11 @@ def mask_word(text: str, tokens: Sequence[Token], pos: str, rng: random.Random, 
 class VocabularyFiller:
     """A `Filler` that needs no model: for `MASK` in a text of POS `p`, a word of the corpus `captions` tagged `p`
     (by `tagger`), drawn by corpus frequency (lower case), never the original word or a word with its lemma.
-    Draws are seeded by (`seed`, masked text, POS); '' when no allowed word exists."""
-    def __init__(self, captions: Sequence[str], tagger: Tagger, seed: int = 0, pos=("ADJ", "NOUN", "VERB")):
+    Draws are seeded by (`seed`, masked text, POS); '' when no allowed word exists. `tokens`: the captions already
+    tagged (then `tagger` is not called; see `generate_negatives(..., tokens=)` to tag a corpus once)."""
+    def __init__(self, captions: Sequence[str], tagger: Tagger, seed: int = 0, pos=("ADJ", "NOUN", "VERB"), tokens=None):
         self.counts, self.lemma, self.family = {p: Counter() for p in pos}, {}, {}
-        for toks in tagger.tag(list(captions)):
+        for toks in (tagger.tag(list(captions)) if tokens is None else tokens):
             for t in toks:
                 if t.pos in self.counts and t.text.isalpha():
                     w = t.text.lower(); self.counts[t.pos][w] += 1; self.lemma.setdefault(w, t.lemma)
@@ -226,11 +227,14 @@ def _finish(rec: dict, image_id, id_) -> dict:
     return {"image_id": image_id, "id": id_, "caption": text, **{k: rec[k] for k in NEGATIVE_KEYS},
             "valid_caption": [1, int(rel != MISSING_RELATION), 1, 1, 1], "hard_negatives_valid": ok}
 
+# %% ../../nbs/30_ceclip.negatives.ipynb #506f4c1a
 def generate_negatives(captions: Sequence[str], tagger: Tagger, filler: Filler, *, image_ids=None, ids=None,
-                       seed: int = 0, relation_min_nouns: int = 3, choose: str = "random", replace: str = "word") -> list[dict]:
+                       seed: int = 0, relation_min_nouns: int = 3, choose: str = "random", replace: str = "word",
+                       tokens: Sequence | None = None) -> list[dict]:
     """One record per caption: `image_id`, `id` (default: the caption's index), `caption`, the 4 negatives under
     `NEGATIVE_KEYS`, the release's `valid_caption` and `hard_negatives_valid` (4 bools, `HARD_NEGATIVE_TYPES` order;
-    a missing type's text is the caption itself, '###' for the relation). Options: see `relation_negative`, `mask_word`."""
+    a missing type's text is the caption itself, '###' for the relation). Options: see `relation_negative`, `mask_word`;
+    `tokens`: the captions already tagged by `tagger` (then it is not called again)."""
     captions = list(captions)
     for k, c in enumerate(captions):
         if not isinstance(c, str): raise TypeError(f"caption {k} is a {type(c).__name__}, expected a string: {c!r}")
@@ -239,7 +243,9 @@ def generate_negatives(captions: Sequence[str], tagger: Tagger, filler: Filler, 
     if not len(ids) == len(image_ids) == len(captions):
         raise ValueError(f"{len(captions)} captions need as many ids and image_ids, got {len(ids)} and {len(image_ids)}")
     recs, asks = [], []
-    for i, (c, toks) in enumerate(zip(captions, tagger.tag(captions))):
+    tokens = tagger.tag(captions) if tokens is None else list(tokens)
+    if len(tokens) != len(captions): raise ValueError(f"{len(captions)} captions but {len(tokens)} token lists")
+    for i, (c, toks) in enumerate(zip(captions, tokens)):
         rec, a = _plan(c, toks, seed, relation_min_nouns, choose, replace)
         recs.append(rec); asks += [(i, *x) for x in a]
     words = filler.fill([a[2] for a in asks], [a[3] for a in asks], [a[4] for a in asks]) if asks else []
@@ -247,7 +253,7 @@ def generate_negatives(captions: Sequence[str], tagger: Tagger, filler: Filler, 
         if w and w.lower() != orig.lower(): recs[i][key] = masked.replace(MASK, w, 1)
     return [_finish(r, im, d) for r, im, d in zip(recs, image_ids, ids)]
 
-# %% ../../nbs/30_ceclip.negatives.ipynb #d2346b1c
+# %% ../../nbs/30_ceclip.negatives.ipynb #213fdf1f
 def save_records(records: Sequence[dict], path) -> Path:
     "Write `records` as the release does (`np.save` of a 1-D object array of dicts; read back by `load_records`)."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
@@ -261,7 +267,7 @@ def load_records(path) -> list:
     if not path.is_file(): raise FileNotFoundError(f"training file {path} does not exist")
     return np.load(path, allow_pickle=True).tolist()
 
-# %% ../../nbs/30_ceclip.negatives.ipynb #26b5bf07
+# %% ../../nbs/30_ceclip.negatives.ipynb #1b401a69
 def cache_negatives(captions: Sequence[str], image_ids: Sequence, folder, tagger: Tagger, filler: Filler, *, ids=None,
                     shard_size: int = 50_000, **kw) -> list[dict]:
     """The records of `generate_negatives(captions, tagger, filler, image_ids=..., ids=..., **kw)`, stored in `folder`
@@ -284,7 +290,7 @@ def cache_negatives(captions: Sequence[str], image_ids: Sequence, folder, tagger
         out += recs
     return out
 
-# %% ../../nbs/30_ceclip.negatives.ipynb #1e5d93bb
+# %% ../../nbs/30_ceclip.negatives.ipynb #df5a3226
 def hiershapes_lexicon(relation_words: str | None = "NOUN") -> dict:
     """A word -> POS lexicon of the HierShapes vocabulary as `en_core_web_sm` tags it: shapes (and the superclass nouns)
     NOUN, colours, colour families and sizes ADJ, styles VERB (past participles); "left" / "right" get `relation_words`
