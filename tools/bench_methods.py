@@ -5,8 +5,12 @@
 
 Prints seconds/step and the ratios the issues set as bars: argent/hycoclip <= 1.1 and hycoclip/clip <= 2.2
 (HyCoCLIP encodes twice the inputs: images + box crops, captions + box noun phrases), rcme/re <= 1.3 (RCME encodes
-2R + 1 texts and the image per sample and trains both towers; RE encodes 2T texts, twice, one of them frozen). Also
-times the losses alone on fixed embeddings, which must be noise next to the encoders (RCME's: under 5% of its step).
+2R + 1 texts and the image per sample and trains both towers; RE encodes 2T texts, twice, one of them frozen),
+ceclip/clip <= 1.6 (CE-CLIP encodes four more texts per sample, its hard negatives, through the text tower). Also
+times the losses alone on fixed embeddings, which must be noise next to the encoders (RCME's: under 5% of its step;
+CE-CLIP's share of its step is printed too).
+
+    python tools/bench_methods.py --threads 1 --methods clip ceclip     # only some methods (and their ratios)
 """
 import argparse, os, time
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -16,6 +20,9 @@ from argent_nb.core.hiershapes import HierShapes
 from argent_nb.core.models import build_model
 from argent_nb.core.losses import CLIP
 from argent_nb.core.registry import METHODS
+
+ALL = ["clip", "meru", "hycoclip", "argent", "re", "rcme", "ceclip"]
+RATIOS = [("argent", "hycoclip", 1.1), ("hycoclip", "clip", 2.2), ("rcme", "re", 1.3), ("ceclip", "clip", 1.6)]
 
 
 def step_time(name, arch, batch, steps, ds):
@@ -37,42 +44,69 @@ def step_time(name, arch, batch, steps, ds):
     return t[len(t) // 2], model, method, b
 
 
+def argent_loss_share(res, B, steps):
+    "The HyCoCLIP and ARGENT losses alone on fixed Lorentz embeddings, as a share of an argent step."
+    from argent_nb.argent.losses import argent_loss, hycoclip_loss
+    from argent_nb.core.lorentz import LorentzGeometry
+    _, model, _, _ = res["argent"]
+    geo, D = LorentzGeometry(c=float(torch.as_tensor(model.geometry.curvature).detach())), model.embed_dim
+    x = [geo.embed(torch.randn(B, D) / D ** 0.5).detach().requires_grad_() for _ in range(4)]
+    valid = torch.ones(B, dtype=torch.bool)
+    for name, fn in [("hycoclip loss", hycoclip_loss), ("argent loss", argent_loss)]:
+        t0 = time.perf_counter()
+        for _ in range(steps): fn(*x, valid, torch.tensor(10.0), geo)["loss"].backward()
+        dt = (time.perf_counter() - t0) / steps
+        print(f"{name:14s} {dt * 1000:6.2f} ms = {dt / res['argent'][0] * 100:.1f}% of an argent step")
+
+
+def rcme_loss_share(res, ds, B, steps):
+    "RCME's losses alone on fixed embeddings, as a share of an rcme step (bar < 5%)."
+    from argent_nb.rcme.losses import cma_loss, global_entailment_loss, local_entailment_loss
+    R, D = len(ds[0]["rank_texts"]), res["rcme"][1].embed_dim
+    T, N = (torch.nn.functional.normalize(torch.randn(B, R, D), dim=-1).requires_grad_() for _ in range(2))
+    img, root = torch.nn.functional.normalize(torch.randn(B, D), dim=-1).requires_grad_(), torch.zeros(D)
+    valid = torch.ones(B, R, dtype=torch.bool)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        (local_entailment_loss(T, N, valid, root)["loss"] + global_entailment_loss(T, root)["loss"]
+         + 0.1 * cma_loss(img, T[:, -1], 10.0)).backward()
+    dt = (time.perf_counter() - t0) / steps
+    print(f"{'rcme loss':14s} {dt * 1000:6.2f} ms = {dt / res['rcme'][0] * 100:.1f}% of an rcme step   (bar < 5%)")
+
+
+def ceclip_loss_share(res, B, steps):
+    "CE-CLIP's losses alone (every logit matrix, Eq. 2-8, backward) on fixed embeddings, as a share of a ceclip step."
+    from argent_nb.ceclip.losses import ceclip_logits, ceclip_loss
+    t_step, model, method, b = res["ceclip"]
+    D, K = model.embed_dim, b.hard_negatives.shape[1]
+    I, T = (torch.nn.functional.normalize(torch.randn(B, D), dim=-1).requires_grad_() for _ in range(2))
+    N = torch.nn.functional.normalize(torch.randn(B, K, D), dim=-1).requires_grad_()
+    scale = torch.tensor(10.0, requires_grad=True)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        s = ceclip_logits(I, T, N, model.geometry, scale, b.hard_negatives_valid)
+        ceclip_loss(s, b.hard_negative_types, method.thresholds)["loss"].backward()
+    dt = (time.perf_counter() - t0) / steps
+    print(f"{'ceclip loss':14s} {dt * 1000:6.2f} ms = {dt / t_step * 100:.1f}% of a ceclip step")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--arch", default="argent-tiny"); p.add_argument("--batch", type=int, default=64)
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads, pinned so a loaded machine does not skew the ratios")
+    p.add_argument("--methods", nargs="+", default=ALL, choices=ALL, help="methods to time (a ratio needs both of its methods)")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     ds = HierShapes("train", n=a.batch)
-    res = {m: step_time(m, a.arch, a.batch, a.steps, ds) for m in ["clip", "meru", "hycoclip", "argent", "re", "rcme"]}
+    res = {m: step_time(m, a.arch, a.batch, a.steps, ds) for m in a.methods}
     for m, (t, *_) in res.items(): print(f"{m:9s} {t * 1000:8.1f} ms/step (median of {a.steps})")
-    print(f"argent / hycoclip = {res['argent'][0] / res['hycoclip'][0]:.3f}   (bar <= 1.1)")
-    print(f"hycoclip / clip   = {res['hycoclip'][0] / res['clip'][0]:.3f}   (bar <= 2.2)")
-    print(f"rcme / re         = {res['rcme'][0] / res['re'][0]:.3f}   (bar <= 1.3)")
+    for num, den, bar in RATIOS:
+        if num in res and den in res: print(f"{num + ' / ' + den:17s} = {res[num][0] / res[den][0]:.3f}   (bar <= {bar})")
     # the losses alone, on embeddings that need no encoder
-    from argent_nb.argent.losses import argent_loss, hycoclip_loss
-    _, model, _, _ = res["argent"]
-    from argent_nb.core.lorentz import LorentzGeometry
-    geo, D, B = LorentzGeometry(c=float(torch.as_tensor(model.geometry.curvature).detach())), model.embed_dim, a.batch
-    x = [geo.embed(torch.randn(B, D) / D ** 0.5).detach().requires_grad_() for _ in range(4)]
-    valid = torch.ones(B, dtype=torch.bool)
-    for name, fn in [("hycoclip loss", hycoclip_loss), ("argent loss", argent_loss)]:
-        t0 = time.perf_counter()
-        for _ in range(a.steps): fn(*x, valid, torch.tensor(10.0), geo)["loss"].backward()
-        dt = (time.perf_counter() - t0) / a.steps
-        print(f"{name:14s} {dt * 1000:6.2f} ms = {dt / res['argent'][0] * 100:.1f}% of an argent step")
-    from argent_nb.rcme.losses import cma_loss, global_entailment_loss, local_entailment_loss
-    R = len(ds[0]["rank_texts"])
-    T, N = (torch.nn.functional.normalize(torch.randn(B, R, D), dim=-1).requires_grad_() for _ in range(2))
-    img, root = torch.nn.functional.normalize(torch.randn(B, D), dim=-1).requires_grad_(), torch.zeros(D)
-    valid = torch.ones(B, R, dtype=torch.bool)
-    t0 = time.perf_counter()
-    for _ in range(a.steps):
-        (local_entailment_loss(T, N, valid, root)["loss"] + global_entailment_loss(T, root)["loss"]
-         + 0.1 * cma_loss(img, T[:, -1], 10.0)).backward()
-    dt = (time.perf_counter() - t0) / a.steps
-    print(f"{'rcme loss':14s} {dt * 1000:6.2f} ms = {dt / res['rcme'][0] * 100:.1f}% of an rcme step   (bar < 5%)")
+    if "argent" in res: argent_loss_share(res, a.batch, a.steps)
+    if "rcme" in res: rcme_loss_share(res, ds, a.batch, a.steps)
+    if "ceclip" in res: ceclip_loss_share(res, a.batch, a.steps)
 
 
 if __name__ == "__main__":
