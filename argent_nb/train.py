@@ -299,8 +299,11 @@ def _epoch_loader(run: Run, epoch: int, offset: int):
         return itertools.islice(iter(run.dl), offset, None) if offset else run.dl
     run.sampler.set_epoch(epoch)
     if hasattr(run.dataset, "set_epoch"): run.dataset.set_epoch(epoch)    # e.g. augmentations drawn per (sample, epoch)
-    return run.acc.skip_first_batches(run.dl, offset) if offset else run.dl
-
+    dl = run.acc.skip_first_batches(run.dl, offset) if offset else run.dl
+    # Accelerate's loader re-sets its sampler's (and dataset's) epoch from its own iteration counter when iterated,
+    # which restarts at 0 in a resumed run (and in the skipping loader): set that counter to the epoch too
+    if hasattr(dl, "set_epoch"): dl.set_epoch(epoch)
+    return dl
 
 # %% ../nbs/50_train.ipynb #c6f200df
 def run_steps(run: Run, quiet: bool = False) -> int:

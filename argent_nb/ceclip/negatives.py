@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import NamedTuple, Protocol, Sequence
 import numpy as np
+from ..datasets.coco_hn import MISSING_RELATION, NEGATIVE_KEYS   # the training file's format lives with its loader
 
 # %% auto #0
 __all__ = ['MASK', 'MISSING_RELATION', 'NEGATIVE_KEYS', 'TYPE_POS', 'Token', 'Tagger', 'Filler', 'lexicon_pipeline',

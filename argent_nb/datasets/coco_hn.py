@@ -9,16 +9,19 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 import numpy as np
 from torch.utils.data import Dataset
-from ..ceclip.negatives import MISSING_RELATION, NEGATIVE_KEYS
 from ..core.data import HARD_NEGATIVE_TYPES, check_fields
 from ..core.registry import DATASETS, DatasetSpec
 from .common import DataFormatError, load_image, where
 
 # %% auto #0
-__all__ = ['COCO_KEYS', 'PROCESSED_FILE', 'processed_files', 'HNRecord', 'check_record', 'read_processed', 'read_coco_hn',
-           'COCOHardNegatives']
+__all__ = ['MISSING_RELATION', 'NEGATIVE_KEYS', 'COCO_KEYS', 'PROCESSED_FILE', 'processed_files', 'HNRecord', 'check_record',
+           'read_processed', 'read_coco_hn', 'COCOHardNegatives']
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #c8be283c
+MISSING_RELATION = "###"
+"The release's text for a missing relation negative (`valid_caption[1] = 0`)."
+NEGATIVE_KEYS = ("relation_aug_caption", "adj_aug_caption", "noun_aug_caption", "verb_aug_caption")
+"The release's keys of the 4 negatives, in `core.data.HARD_NEGATIVE_TYPES` order (relation, attribute, object, action)."
 COCO_KEYS = ("image_id", "id", "caption", *NEGATIVE_KEYS, "valid_caption")
 "The keys every record of a `processed_dataset{k}.npy` file must have (SPEC 3)."
 PROCESSED_FILE = re.compile(r"processed_dataset(\d+)\.npy")
