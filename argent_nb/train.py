@@ -373,6 +373,17 @@ def finish(run: Run, results: dict) -> dict:
     acc.end_training()
     return results
 
+# %% ../nbs/50_train.ipynb #c28c0fc7
+def _resume_records(run: Run) -> dict:
+    """On resume: `metrics.jsonl` cut back to the rows of steps <= the checkpoint's (main process, atomically), and the
+    initial evaluation the first start saved (`eval_init.json`), or {} when it made none."""
+    log, init = run.run_dir / "metrics.jsonl", run.run_dir / "eval_init.json"
+    if run.acc.is_main_process and log.exists():
+        keep = [l for l in log.read_text().splitlines(keepends=True) if l.strip() and json.loads(l)["step"] <= run.state.step]
+        tmp = log.with_name(f".{log.name}.tmp"); tmp.write_text("".join(keep)); os.replace(tmp, log)
+    run.acc.wait_for_everyone()
+    return json.loads(init.read_text()) if init.exists() else {}
+
 # %% ../nbs/50_train.ipynb #b7d462cd
 def train(cfg, quiet: bool = False) -> dict:
     "Train and evaluate as `cfg` says; returns {'run_dir', 'step', 'eval': {...}, 'init': {...}}."
@@ -380,8 +391,10 @@ def train(cfg, quiet: bool = False) -> dict:
     results = {"run_dir": str(run.run_dir)}
     if run.resume is not None:
         run.acc.load_state(str(run.resume)); run.say(f"resumed from {run.resume} at step {run.state.step}")
+        if init := _resume_records(run): results["init"] = init
     elif cfg.train.eval_init:
         results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc)
+        if run.acc.is_main_process: write_json(results["init"], run.run_dir / "eval_init.json")   # for a resumed run's table
     run_steps(run, quiet)
     return finish(run, results)
 
