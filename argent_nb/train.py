@@ -293,7 +293,8 @@ def setup(cfg, quiet: bool = False) -> Run:
 
 # %% ../nbs/50_train.ipynb #c37d4077
 def _epoch_loader(run: Run, epoch: int, offset: int):
-    "The batches of `epoch` from batch `offset` on (a resumed run skips what it already read)."
+    "The batches of `epoch` from batch `offset` on (a resumed run skips what it already read); tells the method the epoch."
+    run.method.set_epoch(epoch)
     if run.stream:
         run.dataset.set_epoch(epoch)
         return itertools.islice(iter(run.dl), offset, None) if offset else run.dl

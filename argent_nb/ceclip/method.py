@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 import torch
-from torch.utils.data import IterableDataset
 from ..core.config import doc
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.models import unwrap_model
@@ -50,28 +49,18 @@ class _ThresholdState(Method):
     def __init__(self, params=None):
         super().__init__(params)
         _check_ceclip_params(self.params)
-        self.thresholds, self.batches, self.epoch = self.initial_thresholds(), 0, 0
-        self.dataset_len, self.world = None, 1
+        self.thresholds, self.epoch = self.initial_thresholds(), 0
 
     def initial_thresholds(self) -> torch.Tensor:
         "0 per type (the release's start; Eq. 5 needs a previous step), or the fixed value."
         v = self.params.threshold_value if self.params.threshold == "fixed" else 0.0
         return torch.full((len(HARD_NEGATIVE_TYPES),), float(v))
 
-    def setup(self, model, accelerator, dataset):
-        self.world = accelerator.num_processes if accelerator is not None else 1
-        if self.params.reset_each_epoch and self.params.threshold == "adaptive":
-            if isinstance(dataset, IterableDataset) or not hasattr(dataset, "__len__"):
-                raise ValueError("method.ceclip.reset_each_epoch=true needs a map-style dataset (the epoch length); "
-                                 f"got the stream {type(dataset).__name__}")
-            self.dataset_len = len(dataset)
-
-    def _start_batch(self, batch_size: int):
-        "Count the batch; with `reset_each_epoch`, zero the thresholds at the first batch of a new epoch."
-        if self.dataset_len is not None:
-            epoch = self.batches // max(1, self.dataset_len // (batch_size * self.world))
-            if epoch != self.epoch: self.thresholds, self.epoch = torch.zeros_like(self.thresholds), epoch
-        self.batches += 1
+    def set_epoch(self, epoch: int) -> None:
+        "With `reset_each_epoch` (adaptive thresholds), zero the thresholds when a new epoch starts."
+        if epoch != self.epoch and self.params.reset_each_epoch and self.params.threshold == "adaptive":
+            self.thresholds = torch.zeros_like(self.thresholds)
+        self.epoch = int(epoch)
 
     def after_step(self, parts: dict) -> None:
         "Eq. 7 from the step's (process-reduced) gap statistics: Th_k <- min(u, gap_k) per type (adaptive only)."
@@ -79,10 +68,9 @@ class _ThresholdState(Method):
         gap, n = (torch.stack([parts[f"{k}_{t}"] for t in HARD_NEGATIVE_TYPES]) for k in ("gap", "n"))
         self.thresholds = next_thresholds(self.thresholds.to(gap.device), gap, n, self.params.u, self.params.clamp_zero)
 
-    def state_dict(self) -> dict: return {"thresholds": self.thresholds.detach().cpu().clone(), "batches": self.batches, "epoch": self.epoch}
+    def state_dict(self) -> dict: return {"thresholds": self.thresholds.detach().cpu().clone(), "epoch": self.epoch}
     def load_state_dict(self, state: dict) -> None:
-        self.thresholds = state["thresholds"].detach().clone().float()
-        self.batches, self.epoch = int(state["batches"]), int(state["epoch"])
+        self.thresholds, self.epoch = state["thresholds"].detach().clone().float(), int(state["epoch"])
 
 # %% ../../nbs/33_ceclip.method.ipynb #41ca2ef6
 @register_method
@@ -96,7 +84,6 @@ class CECLIP(_ThresholdState):
     def loss(self, model, batch):
         "Eq. 8 on the batch: the distinct captions and hard negatives through the text tower in one call; `ceclip_loss`'s parts."
         p = self.params
-        self._start_batch(len(batch))
         B, K, L = batch.hard_negatives.shape
         tokens = torch.cat([batch.captions, batch.hard_negatives.reshape(B * K, L)])
         uniq, inv = torch.unique(tokens, dim=0, return_inverse=True)   # a missing negative is its caption: encoded once

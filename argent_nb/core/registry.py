@@ -121,6 +121,9 @@ class Method:
     def after_step(self, parts: dict) -> None:
         "Called after every optimizer step with the loss parts (detached tensors): update state here."
 
+    def set_epoch(self, epoch: int) -> None:
+        "Called by the trainer before each epoch's batches (also when a resumed run re-enters its epoch)."
+
     def state_dict(self) -> dict: return {}
     def load_state_dict(self, state: dict) -> None: pass
 

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/70_datasets.common.ipynb #a470c0ba
 from __future__ import annotations
-import csv, gzip, io
+import csv, gzip, io, json
 from pathlib import Path
 from typing import Sequence
 import numpy as np
@@ -13,7 +13,7 @@ from torch import Tensor
 from PIL import Image
 
 # %% auto #0
-__all__ = ['where', 'DataFormatError', 'open_text', 'read_csv_rows', 'to_rgb', 'open_image', 'resize_center_crop',
+__all__ = ['where', 'DataFormatError', 'open_text', 'read_json', 'read_csv_rows', 'to_rgb', 'open_image', 'resize_center_crop',
            'resize_border', 'pil_to_tensor', 'load_image']
 
 # %% ../../nbs/70_datasets.common.ipynb #15854e63
@@ -43,6 +43,14 @@ def open_text(path: str | Path):
     if not path.is_file(): raise FileNotFoundError(f"data file {path} does not exist")
     if path.suffix == ".gz": return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
     return open(path, encoding="utf-8-sig", newline="")
+
+# %% ../../nbs/70_datasets.common.ipynb #e92b6dd8
+def read_json(path: str | Path):
+    "The JSON document in `path` (`open_text`: UTF-8, BOM dropped, `.gz`); malformed JSON is a `DataFormatError` naming the line."
+    path = Path(path)
+    with open_text(path) as f:
+        try: return json.load(f)
+        except json.JSONDecodeError as e: raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno})", line=e.lineno) from None
 
 # %% ../../nbs/70_datasets.common.ipynb #139e2485
 def read_csv_rows(path: str | Path, required: Sequence[str]) -> tuple[list, list]:

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/76_datasets.compositional.ipynb #5320c6bc
 from __future__ import annotations
-import json, re
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +13,7 @@ import yaml
 from torch import Tensor
 from torch.utils.data import Dataset
 
-from .common import DataFormatError, open_image, pil_to_tensor, resize_center_crop
+from .common import DataFormatError, open_image, read_json, pil_to_tensor, resize_center_crop
 
 # %% auto #0
 __all__ = ['ARO_FILES', 'VALSE_INSTRUMENTS', 'VLC_CATEGORIES', 'SUGARCREPE_FILES', 'CompItem', 'load_aro', 'load_valse',
@@ -38,12 +38,11 @@ class CompItem:
         return dict(entry=self.id) if isinstance(self.id, int) else dict(sample=self.id)
 
 # %% ../../nbs/76_datasets.compositional.ipynb #291e96ca
-def _read_json(path) -> object:
-    "Parse the JSON file `path`; a syntax error names the file and the line."
-    path = Path(path)
-    if not path.is_file(): raise FileNotFoundError(f"annotation file {path} does not exist")
-    try: return json.loads(path.read_text(encoding="utf-8-sig"))
-    except json.JSONDecodeError as e: raise DataFormatError.at(path, f"not valid JSON ({e.msg})", line=e.lineno) from None
+def _json_items(path) -> list:
+    "The `(id, item)` pairs of a JSON file holding one object `{id: item}` (VALSE, SugarCrepe), via `read_json`."
+    data = read_json(path)
+    if not isinstance(data, dict): raise DataFormatError.at(path, f"expected a JSON object {{id: item}}, got {type(data).__name__}")
+    return list(data.items())
 
 _KINDS = {str: "a non-empty string", int: "an integer", float: "a number", list: "a list", dict: "a JSON object"}
 
@@ -87,7 +86,7 @@ def _aro_box(path, rec, loc: dict) -> tuple[float, float, float, float]:
 # %% ../../nbs/76_datasets.compositional.ipynb #f02ad8c4
 def _aro_file(path: Path, kind: str, image_root: Path) -> list[CompItem]:
     "The items of one ARO file of split `kind` ('relation' | 'attribution'), images under `image_root`."
-    data = _read_json(path)
+    data = read_json(path)
     if not isinstance(data, list): raise DataFormatError.at(path, f"expected a JSON list of items, got {type(data).__name__}")
     out = []
     for i, rec in enumerate(data):
@@ -124,10 +123,8 @@ def _valse_root(path, image_root, rec, loc: dict) -> Path:
 
 def _valse_file(path: Path, image_root) -> list[CompItem]:
     "The items of one VALSE instrument file; group = the file stem."
-    data = _read_json(path)
-    if not isinstance(data, dict): raise DataFormatError.at(path, f"expected a JSON object {{id: item}}, got {type(data).__name__}")
     out = []
-    for k, rec in data.items():
+    for k, rec in _json_items(path):
         loc = dict(sample=k)
         img = _image(path, _valse_root(path, image_root, rec, loc), _get(path, rec, "image_file", str, **loc), "image_file", **loc)
         cap, foil = _get(path, rec, "caption", str, **loc), _get(path, rec, "foil", str, **loc)
@@ -191,7 +188,7 @@ def _vlc_corpus(ypath: Path, base: Path, root: Path | None) -> list[CompItem]:
     cat = vlc_category(ypath, spec["TYPE"], root)
     anno, img_root = base / spec["ANNO_PATH"], base / spec["IMG_ROOT"]
     if not anno.is_file(): raise DataFormatError.at(ypath, f"annotation file {anno} does not exist", field="ANNO_PATH")
-    data = _read_json(anno)
+    data = read_json(anno)
     if not isinstance(data, list): raise DataFormatError.at(anno, f"expected a JSON list of [image_path, {{POS, NEG}}] pairs, got {type(data).__name__}")
     out = []
     for i, pair in enumerate(data):
@@ -219,10 +216,8 @@ SUGARCREPE_FILES = ("add_att", "add_obj", "replace_att", "replace_obj", "replace
 
 def _sugarcrepe_file(path: Path, image_root: Path) -> list[CompItem]:
     "The items of one SugarCrepe file; group = the file stem."
-    data = _read_json(path)
-    if not isinstance(data, dict): raise DataFormatError.at(path, f"expected a JSON object {{id: item}}, got {type(data).__name__}")
     out = []
-    for k, rec in data.items():
+    for k, rec in _json_items(path):
         loc = dict(sample=k)
         img = _image(path, image_root, _get(path, rec, "filename", str, **loc), "filename", **loc)
         cap, neg = _get(path, rec, "caption", str, **loc), _get(path, rec, "negative_caption", str, **loc)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #1cc622c4
 from __future__ import annotations
-import json, zlib
+import zlib
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterable, NamedTuple, Sequence
 import numpy as np
@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset
 from ..core.data import Taxonomy, check_fields, rank_negatives
 from ..core.registry import DATASETS, DatasetSpec
-from .common import DataFormatError, load_image, open_image, open_text, read_csv_rows, where
+from .common import DataFormatError, load_image, open_image, open_text, read_csv_rows, read_json, where
 from .hierarcaps import split_tiers
 
 # %% auto #0
@@ -122,14 +122,6 @@ def read_treeoflife(path, split: str = "train", image_root=None, check_folders: 
                                                  f"their images would be skipped: {extra[:3]}")
     return out
 
-# %% ../../nbs/75_datasets.treeoflife.ipynb #a643f666
-def _read_json(path):
-    "The JSON document in `path`; malformed JSON is a `DataFormatError` naming the line."
-    path = Path(path)
-    with open_text(path) as f:
-        try: return json.load(f)
-        except json.JSONDecodeError as e: raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno})", line=e.lineno) from None
-
 # %% ../../nbs/75_datasets.treeoflife.ipynb #63c551e3
 def _json_field(obj, key: str, path, at: str = "", kind: type = str):
     "`obj[key]` of the JSON object found at `at` ('categories[3]'), checked to be a `kind`; errors name `at.key`."
@@ -188,7 +180,7 @@ def read_inat21(path, image_root=None) -> list[TaxonSample]:
     `file_name` under `image_root` (default: the json's folder, which holds `val/`)."""
     path = Path(path)
     root = Path(image_root) if image_root is not None else path.parent
-    d = _read_json(path)
+    d = read_json(path)
     images, cats, anns = (_json_field(d, key, path, "", list) for key in ("images", "categories", "annotations"))
     cat = _inat_categories(path, cats)
     label = _inat_labels(path, images, anns, cat)
