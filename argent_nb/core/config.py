@@ -4,13 +4,14 @@
 
 # %% ../../nbs/00_core.config.ipynb #535ad613
 from __future__ import annotations
-import dataclasses, types, typing
+import dataclasses, math, types, typing
 from dataclasses import field, fields, is_dataclass
 from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['ConfigError', 'doc', 'config_keys', 'set_key', 'apply', 'load_config', 'to_dict', 'save_config', 'config_help']
+__all__ = ['ConfigError', 'doc', 'config_keys', 'check_value', 'set_key', 'apply', 'validate', 'load_config', 'to_dict',
+           'save_config', 'config_help']
 
 # %% ../../nbs/00_core.config.ipynb #c3c66889
 class ConfigError(ValueError):
@@ -21,11 +22,16 @@ def _deepcopy(cfg):
     import copy
     return copy.deepcopy(cfg)
 
-def doc(default, text: str, **kw):
-    "A dataclass field with a default and a help text shown by `config_help`."
+def doc(default, text: str, *, choices=None, min=None, max=None, gt=None, finite: bool = True, **kw):
+    """A dataclass field with a default and a help text shown by `config_help`, and optional rules on its values:
+    `choices` (a tuple, or a function returning one, e.g. a registry's names), inclusive bounds `min` / `max`, an
+    exclusive lower bound `gt`; a float must be finite unless `finite=False`. A list's rules hold for each element."""
+    rules = {k: v for k, v in (("choices", choices), ("min", min), ("max", max), ("gt", gt)) if v is not None}
+    meta = {"doc": text, **rules, **({} if finite else {"finite": False})}
     if isinstance(default, (list, dict)) or is_dataclass(default):
-        return field(default_factory=lambda: _deepcopy(default), metadata={"doc": text}, **kw)
-    return field(default=default, metadata={"doc": text}, **kw)
+        return field(default_factory=lambda: _deepcopy(default), metadata=meta, **kw)
+    return field(default=default, metadata=meta, **kw)
+
 
 # %% ../../nbs/00_core.config.ipynb #811e2740
 def _leaves(cfg, prefix="") -> dict:
@@ -78,12 +84,38 @@ def _coerce(value, tp, key):
         return str(value)
     return value
 
+# %% ../../nbs/00_core.config.ipynb #84e35134
+def _choices(f) -> tuple | None:
+    c = f.metadata.get("choices")
+    return None if c is None else tuple(c() if callable(c) else c)
+
+def check_value(value, f, key: str):
+    "Check `value` against field `f`'s rules (`doc`); raise ConfigError naming `key`, the value and what was expected."
+    if value is None: return value
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value): check_value(v, f, f"{key}[{i}]")
+        return value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, float) and not math.isfinite(v): raise ConfigError(f"{key}.{k}: expected a finite number, got {v}")
+        return value
+    m = f.metadata
+    if isinstance(value, float) and m.get("finite", True) and not math.isfinite(value):
+        raise ConfigError(f"{key}: expected a finite number, got {value}")
+    cs = _choices(f)
+    if cs is not None and value not in cs: raise ConfigError(f"{key}: {value!r} is not one of {', '.join(map(str, cs))}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "min" in m and not value >= m["min"]: raise ConfigError(f"{key}: expected a value >= {m['min']}, got {value}")
+        if "max" in m and not value <= m["max"]: raise ConfigError(f"{key}: expected a value <= {m['max']}, got {value}")
+        if "gt" in m and not value > m["gt"]: raise ConfigError(f"{key}: expected a value > {m['gt']}, got {value}")
+    return value
+
 # %% ../../nbs/00_core.config.ipynb #6142ff0b
 def _hint(cfg, name):
     return typing.get_type_hints(type(cfg))[name]
 
 def set_key(cfg, key: str, value):
-    "Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type."
+    "Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type and checking its rules."
     parts, node = key.split("."), cfg
     for i, p in enumerate(parts):
         names = [f.name for f in fields(node)]
@@ -97,7 +129,8 @@ def set_key(cfg, key: str, value):
                 if not isinstance(value, dict): raise ConfigError(f"{key} is a group; give keys below it, e.g. {key}.{fields(getattr(node, p))[0].name}=...")
                 for k, v in value.items(): set_key(cfg, f"{key}.{k}", v)
                 return
-            setattr(node, p, _coerce(value, _hint(node, p), key))
+            f = next(f for f in fields(node) if f.name == p)
+            setattr(node, p, check_value(_coerce(value, _hint(node, p), key), f, key))
 
 # %% ../../nbs/00_core.config.ipynb #d0e797d1
 def _flatten(d: dict, prefix: str = "") -> dict:
@@ -118,18 +151,31 @@ def apply(cfg, data: dict | None = None, overrides: typing.Sequence[str] = ()):
     return cfg
 
 # %% ../../nbs/00_core.config.ipynb #e80c9df3
+def validate(cfg, prefix: str = ""):
+    "Check every leaf of `cfg` (defaults and values set in code included) against its type and rules; returns `cfg`."
+    hints = typing.get_type_hints(type(cfg))
+    for f in fields(cfg):
+        v, key = getattr(cfg, f.name), prefix + f.name
+        if is_dataclass(v): validate(v, key + "."); continue
+        check_value(_coerce(v, hints[f.name], key), f, key)
+    return cfg
+
+# %% ../../nbs/00_core.config.ipynb #46131de9
 def load_config(default, path: str | Path | None = None, overrides: typing.Sequence[str] = ()):
-    "Defaults <- yaml file at `path` <- `key=value` overrides."
+    "Defaults <- yaml file at `path` <- `key=value` overrides; each value checked as set, then the whole tree (`validate`)."
     data = None
     if path is not None:
         path = Path(path)
         if not path.exists(): raise FileNotFoundError(f"config file {path} does not exist")
+        if not path.is_file(): raise ConfigError(f"config file {path} is a directory, expected a yaml file")
         try: data = yaml.safe_load(path.read_text()) or {}
-        except yaml.YAMLError as e: raise ConfigError(f"{path} is not valid YAML: {e}") from None
+        except yaml.YAMLError as e: raise ConfigError(f"{path} is not valid YAML: {' '.join(str(e).split())}") from None
+        except UnicodeDecodeError: raise ConfigError(f"config file {path} is not a text (yaml) file") from None
         if not isinstance(data, dict): raise ConfigError(f"{path} must hold a mapping of config groups, got {type(data).__name__}")
-        try: return apply(default, data, overrides)
+        try: cfg = apply(default, data, overrides)
         except ConfigError as e: raise ConfigError(f"in {path}: {e}") from None
-    return apply(default, None, overrides)
+    else: cfg = apply(default, None, overrides)
+    return validate(cfg)
 
 # %% ../../nbs/00_core.config.ipynb #4d3f0f57
 def to_dict(cfg) -> dict:
@@ -142,10 +188,16 @@ def save_config(cfg, path: str | Path):
     tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False)); tmp.replace(path)
 
 # %% ../../nbs/00_core.config.ipynb #a56c966c
+def _rules_text(f) -> str:
+    m, out = f.metadata, []
+    if (cs := _choices(f)) is not None: out.append("one of " + ", ".join(map(str, cs)))
+    out += [f"{op} {m[k]}" for k, op in (("min", ">="), ("gt", ">"), ("max", "<=")) if k in m]
+    return f" [{'; '.join(out)}]" if out else ""
+
 def config_help(cfg) -> str:
-    "Every key with its default (and its doc, from field metadata `doc`)."
+    "Every key with its default (and its doc, from field metadata `doc`, and its rules: choices, bounds)."
     lines = []
     for k, (v, f) in _leaves(cfg).items():
-        doc = f.metadata.get("doc", "")
+        doc = f.metadata.get("doc", "") + _rules_text(f)
         lines.append(f"  {k} = {yaml.safe_dump(v, default_flow_style=True).strip().removesuffix('...').strip()}" + (f"    # {doc}" if doc else ""))
     return "\n".join(lines)
