@@ -34,8 +34,8 @@ from .lorentz import LorentzGeometry, exp_map0
 # %% auto #0
 __all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'WEIGHT_SUFFIXES', 'MODALITIES', 'LOGIT_SCALE_MAX', 'CHECKPOINT_WEIGHTS',
            'COMMON_ARCHS', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head', 'EuclideanHead',
-           'get_head', 'LorentzHead', 'HierModel', 'unwrap_model', 'find_checkpoint', 'read_state_dict', 'LoadReport',
-           'load_state', 'build_model', 'count_parameters']
+           'get_head', 'LorentzHead', 'text_trim_exact', 'encode_text_trimmed', 'HierModel', 'unwrap_model',
+           'find_checkpoint', 'read_state_dict', 'LoadReport', 'load_state', 'build_model', 'count_parameters']
 
 # %% ../../nbs/07_core.models.ipynb #cb4b6d84
 MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
@@ -290,6 +290,24 @@ def _check_images(images: Tensor, check_inputs: bool = True) -> None:
             raise ValueError(f"images must be in [0, 1] (the model normalises them itself); got values in "
                              f"[{lo.item():.3g}, {hi.item():.3g}]. Already normalised? Set model.check_inputs=False to skip.")
 
+# %% ../../nbs/07_core.models.ipynb #0482f10b
+def text_trim_exact(clip: nn.Module) -> bool:
+    "Whether `encode_text_trimmed` gives `clip.encode_text`'s features: a causal CLIP text tower pooled at EOT or the first token."
+    return (all(hasattr(clip, a) for a in ("token_embedding", "positional_embedding", "transformer", "ln_final"))
+            and getattr(clip, "attn_mask", None) is not None and getattr(clip, "text_pool_type", None) in ("argmax", "eos", "first"))
+
+def encode_text_trimmed(clip: nn.Module, tokens: Tensor, pad_id: int = 0) -> Tensor:
+    """open_clip `CLIP.encode_text` (unnormalised) on `tokens` [B, L] cut after the last position where any row has a
+    non-pad token; exact when `text_trim_exact(clip)` (see above)."""
+    used = (tokens != pad_id).any(0).nonzero()
+    L = int(used.max()) + 1 if len(used) else 1
+    t, cast = tokens[:, :L], clip.transformer.get_cast_dtype()
+    x = clip.token_embedding(t).to(cast) + clip.positional_embedding[:L].to(cast)
+    x = clip.ln_final(clip.transformer(x, attn_mask=clip.attn_mask[:L, :L]))
+    x = open_clip.transformer.text_global_pool(x, t, clip.text_pool_type, eos_token_id=getattr(clip, "text_eos_id", None))
+    if clip.text_projection is None: return x
+    return clip.text_projection(x) if isinstance(clip.text_projection, nn.Linear) else x @ clip.text_projection
+
 # %% ../../nbs/07_core.models.ipynb #e6e46aa2
 class _Encoders(nn.Module):
     """`HierModel`'s encoders: images and texts adapted to the towers' inputs, encoded, mapped to points by the head.
@@ -328,6 +346,7 @@ class _Encoders(nn.Module):
     def encode_text(self, texts: Tensor | str | Sequence[str]) -> Tensor:
         "Points [B, ...] of `geometry` for token ids [B, L] (or strings, tokenised with `tokenizer`)."
         tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else self.adapt_tokens(texts)
+        if getattr(self, "trim_text", False): return self.head(encode_text_trimmed(self.clip, tokens, self.pad_id), "text")
         return self.head(self.clip.encode_text(tokens), "text")
 
 # %% ../../nbs/07_core.models.ipynb #6c024cd1
@@ -349,6 +368,7 @@ class HierModel(_Encoders):
         self.embed_dim = int(embed_dim or clip.visual.output_dim)
         text = getattr(clip, "text", None)  # CustomTextCLIP keeps its text tower here
         self.pad_id = int(getattr(text, "pad_id", 0) or 0)
+        self.trim_text = text_trim_exact(clip)     # texts run only as long as the batch's longest (see above)
         mean, std = pp.get("mean") or OPENAI_DATASET_MEAN, pp.get("std") or OPENAI_DATASET_STD
         self.register_buffer("image_mean", torch.tensor(mean, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
         self.register_buffer("image_std", torch.tensor(std, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
