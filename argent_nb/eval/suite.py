@@ -15,28 +15,31 @@ import torch
 import yaml
 from torch import Tensor, nn
 from torch.utils.data import DataLoader, Subset
+from tqdm import tqdm
 
-from ..core.config import ConfigError, apply, doc
+from ..core.config import ConfigError, apply, doc, validate
+from ..core.hiershapes import SPLITS
 from ..core.data import FIELDS, Collator, expand_fields
 from ..core.models import build_model, find_checkpoint, load_state
 from ..core.registry import BENCHMARKS, params_group
+from ..datasets.common import DataFormatError
 
 # %% auto #0
 __all__ = ['EvalCfg', 'eval_config_class', 'eval_config', 'benchmark_params', 'register_benchmark', 'check_benchmarks',
-           'run_benchmarks', 'shard_indices', 'encode_texts', 'embed_dataset', 'write_json', 'find_run_dir',
-           'load_run_model']
+           'run_benchmarks', 'check_paths', 'check_eval', 'shard_indices', 'encode_texts', 'embed_dataset',
+           'write_json', 'find_run_dir', 'load_run_model']
 
 # %% ../../nbs/80_eval.suite.ipynb #8c9ddd68
 @dataclass
 class EvalCfg:
     "The keys every benchmark shares: what to run, on which HierShapes samples, in which batches."
     benchmarks: list[str] = doc(["hiershapes"], "benchmarks to run, names in BENCHMARKS")
-    split: str = doc("test", "HierShapes split: train | val | test | novel (held-out compositions)")
-    n: int = doc(1000, "number of samples to evaluate on")
-    batch_size: int = doc(256, "samples per forward pass")
-    seed: int = doc(0, "HierShapes seed (the world the samples are drawn from)")
-    image_size: int = doc(64, "HierShapes canvas size in pixels; real images (HierarCaps, BREEDS) load at this size too: use the model's input size (224) for them")
-    every: int = doc(0, "trainer: evaluate every N steps (0 = only at the end)")
+    split: str = doc("test", "HierShapes split: train | val | test | novel (held-out compositions)", choices=tuple(SPLITS))
+    n: int = doc(1000, "number of samples to evaluate on", min=1)
+    batch_size: int = doc(256, "samples per forward pass", min=1)
+    seed: int = doc(0, "HierShapes seed (the world the samples are drawn from)", min=0)
+    image_size: int = doc(64, "HierShapes canvas size in pixels; real images (HierarCaps, BREEDS) load at this size too: use the model's input size (224) for them", min=16, max=1024)
+    every: int = doc(0, "trainer: evaluate every N steps (0 = only at the end)", min=0)
     plots_dir: str | None = doc(None, "where benchmarks save their figures (the trainer uses RUN/plots); None: no figures")
 
 def eval_config_class() -> type:
@@ -53,10 +56,11 @@ def benchmark_params(cfg, name: str):
     return got if dataclasses.is_dataclass(got) else BENCHMARKS[name].Params()
 
 # %% ../../nbs/80_eval.suite.ipynb #a9a4ed50
-def register_benchmark(name: str, Params: type | None = None) -> Callable:
-    "Decorator: register a benchmark function under `name`, with its config group `Params` (a dataclass) if it has keys."
+def register_benchmark(name: str, Params: type | None = None, check: Callable | None = None) -> Callable:
+    """Decorator: register a benchmark function under `name`, with its config group `Params` (a dataclass) if it has
+    keys, and `check(eval_cfg, params)`, which finds what is wrong with that group (its data files) before any run."""
     def deco(fn):
-        fn.Params = Params
+        fn.Params, fn.check = Params, check
         return BENCHMARKS.register(fn, name=name)
     return deco
 
@@ -68,21 +72,67 @@ def check_benchmarks(names: Iterable[str]) -> None:
     unknown = [b for b in names if b not in BENCHMARKS]
     if unknown: raise KeyError(f"unknown benchmarks {unknown}; valid benchmarks are {sorted(BENCHMARKS)}")
 
-def run_benchmarks(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    "Run `cfg.benchmarks` on `model` (eval mode, no grad, train mode restored) and merge their metrics into one dict."
+def _main_process(accelerator) -> bool:
+    return accelerator is None or getattr(accelerator, "is_local_main_process", True)
+
+def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool = True) -> dict[str, float]:
+    """Run `cfg.benchmarks` on `model` (eval mode, no grad, train mode restored) and merge their metrics into one dict;
+    a progress bar (stderr) names the benchmark running, on the local main process unless `progress=False`."""
     check_benchmarks(cfg.benchmarks)
     model = _unwrap(model, accelerator)
     was_training = model.training
     model.eval()
+    per, names = {}, list(dict.fromkeys(cfg.benchmarks))
     try:
-        with torch.no_grad():
-            per = {b: BENCHMARKS[b](model, cfg, accelerator) for b in dict.fromkeys(cfg.benchmarks)}
+        with torch.no_grad(), tqdm(names, desc="eval", unit="benchmark", disable=not (progress and _main_process(accelerator))) as bar:
+            for b in bar:
+                bar.set_description(f"eval {b}")
+                per[b] = BENCHMARKS[b](model, cfg, accelerator)
     finally:
         model.train(was_training)
     seen = {}
     for b, r in per.items():
         for k in r: seen[k] = seen.get(k, 0) + 1
     return {(f"{b}/{k}" if seen[k] > 1 else k): float(v) for b, r in per.items() for k, v in r.items()}
+
+# %% ../../nbs/80_eval.suite.ipynb #794f1e90
+def _msg(e: BaseException) -> str:
+    return e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+
+def _retyped(e: BaseException, msg: str) -> Exception:
+    "An error of `e`'s kind with message `msg`; OS errors other than a missing file become `DataFormatError`."
+    if isinstance(e, FileNotFoundError): return FileNotFoundError(msg)
+    if isinstance(e, OSError): return DataFormatError(msg)
+    try: return type(e)(msg)
+    except Exception: return ValueError(msg)
+
+def check_paths(params, **checks: Callable) -> None:
+    """For each `key=checker`: when the benchmark group `params` sets `key` (not None), `checker(value)`; an error is
+    re-raised as `<key>: <message>` (`check_eval` then puts the group in front)."""
+    for key, fn in checks.items():
+        v = getattr(params, key)
+        if v is None: continue
+        try: fn(v)
+        except (ValueError, KeyError, TypeError, OSError) as e: raise _retyped(e, f"{key}: {_msg(e)}") from e
+
+# %% ../../nbs/80_eval.suite.ipynb #93b262b4
+def check_eval(cfg, prefix: str = "eval.") -> None:
+    """Everything about the evaluation config `cfg` that can be checked before a model exists or a file is written:
+    benchmark names, every key's rules, `plots_dir`, each selected benchmark's `check` on its group (its data files).
+    Raises one one-line error (KeyError, ConfigError, FileNotFoundError, DataFormatError, ...) naming the key."""
+    check_benchmarks(cfg.benchmarks)
+    validate(cfg, prefix)
+    if cfg.plots_dir is not None and Path(cfg.plots_dir).exists() and not Path(cfg.plots_dir).is_dir():
+        raise ConfigError(f"{prefix}plots_dir: {cfg.plots_dir} is a file, expected a folder")
+    for b in dict.fromkeys(cfg.benchmarks):
+        fn = BENCHMARKS[b]
+        if getattr(fn, "check", None) is None: continue
+        params = benchmark_params(cfg, b) if getattr(fn, "Params", None) is not None else None
+        keys = {f.name for f in dataclasses.fields(params)} if params is not None else set()
+        try: fn.check(cfg, params)
+        except (ValueError, KeyError, TypeError, OSError) as e:
+            m = _msg(e)
+            raise _retyped(e, (f"{prefix}{b}." if m.split(":", 1)[0] in keys else f"{prefix}{b}: ") + m) from e
 
 # %% ../../nbs/80_eval.suite.ipynb #127eeb69
 def shard_indices(n: int, num_processes: int, process_index: int) -> list[int]:
