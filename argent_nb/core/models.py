@@ -7,6 +7,8 @@ from __future__ import annotations
 from .registry import HEADS, register_head
 
 import contextlib
+import hashlib
+import json
 import math
 import difflib
 import logging
@@ -33,9 +35,10 @@ from .lorentz import LorentzGeometry, exp_map0
 
 # %% auto #0
 __all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'WEIGHT_SUFFIXES', 'MODALITIES', 'LOGIT_SCALE_MAX', 'CHECKPOINT_WEIGHTS',
-           'COMMON_ARCHS', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head', 'EuclideanHead',
-           'get_head', 'LorentzHead', 'text_trim_exact', 'encode_text_trimmed', 'HierModel', 'unwrap_model',
-           'find_checkpoint', 'read_state_dict', 'LoadReport', 'load_state', 'build_model', 'count_parameters']
+           'CHECKSUMS', 'COMMON_ARCHS', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head',
+           'EuclideanHead', 'get_head', 'LorentzHead', 'text_trim_exact', 'encode_text_trimmed', 'HierModel',
+           'unwrap_model', 'find_checkpoint', 'read_state_dict', 'LoadReport', 'write_checksums', 'checkpoint_problem',
+           'load_state', 'build_model', 'count_parameters']
 
 # %% ../../nbs/07_core.models.ipynb #cb4b6d84
 MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
@@ -437,6 +440,9 @@ def read_state_dict(path: str | os.PathLike) -> dict[str, Tensor]:
         sd = {}
     except (AttributeError, TypeError) as e:  # not a mapping
         raise ValueError(f"{path} does not hold a state dict of tensors ({e})") from e
+    except Exception as e:  # the reader's own errors (safetensors, zip, pickle) name neither the file nor the cause
+        raise ValueError(f"{path} cannot be read as weights ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}): "
+                         "the file is truncated or damaged, or not a weights file") from e
     if not isinstance(sd, dict) or not all(isinstance(v, Tensor) for v in sd.values()):
         raise ValueError(f"{path} does not hold a state dict of tensors")
     for pre in ("_orig_mod.", "module."):  # compile inside DDP or DDP inside compile
@@ -472,6 +478,40 @@ def _load_report(model: nn.Module, sd: dict[str, Tensor], f: Path) -> LoadReport
                       if k in target and v.shape != target[k].shape]
     return rep
 
+# %% ../../nbs/07_core.models.ipynb #e2df21e6
+CHECKSUMS = "checksums.json"
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""): h.update(block)
+    return h.hexdigest()
+
+def write_checksums(folder: str | os.PathLike) -> Path:
+    "Write `folder/checksums.json`: `{relative path: {'bytes': size, 'sha256': digest}}` for every file below `folder`."
+    folder = Path(folder)
+    sums = {f.relative_to(folder).as_posix(): {"bytes": f.stat().st_size, "sha256": _sha256(f)}
+            for f in sorted(folder.rglob("*")) if f.is_file() and f.name != CHECKSUMS}
+    (folder / CHECKSUMS).write_text(json.dumps(sums, indent=1) + "\n")
+    return folder / CHECKSUMS
+
+# %% ../../nbs/07_core.models.ipynb #dff4c17f
+def checkpoint_problem(folder: str | os.PathLike, only: Sequence[str] | None = None) -> str | None:
+    """None if every file `folder/checksums.json` lists (or those in `only`) is there with its size and SHA-256; else one
+    line naming the first file that is missing, truncated or altered. A folder without the list is not checked (None)."""
+    folder = Path(folder); sums_file = folder / CHECKSUMS
+    if not sums_file.is_file(): return None
+    try: sums = json.loads(sums_file.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e: return f"{sums_file} is damaged ({e})"
+    for name, want in sums.items():
+        if only is not None and name not in only: continue
+        f = folder / name
+        if not f.is_file(): return f"{f} is missing (listed in {CHECKSUMS})"
+        if (size := f.stat().st_size) != want["bytes"]:
+            return f"{f} is {'truncated' if size < want['bytes'] else 'longer than written'}: {size} of {want['bytes']} bytes"
+        if _sha256(f) != want["sha256"]: return f"{f} is damaged: its SHA-256 differs from the one written with the checkpoint"
+    return None
+
 # %% ../../nbs/07_core.models.ipynb #a7f9ebfa
 def _run_arch(weights: Path) -> str | None:
     "The `arch` recorded in the config.yaml of the run that wrote `weights` (searched up to 3 folders up), if any."
@@ -490,6 +530,7 @@ def load_state(model: nn.Module, path: str | os.PathLike, strict: bool = True) -
     load what fits and report the rest."""
     f = find_checkpoint(path)
     if f.is_dir(): f = _weights_file(f)
+    if problem := checkpoint_problem(f.parent, only=[f.name]): raise ValueError(problem)
     sd = read_state_dict(f)
     target = model.state_dict()
     if sd and not any(k in target for k in sd) and any(f"clip.{k}" in target for k in sd):

@@ -14,7 +14,7 @@ from PIL import Image
 
 # %% auto #0
 __all__ = ['where', 'DataFormatError', 'open_text', 'read_json', 'read_csv_rows', 'to_rgb', 'open_image', 'resize_center_crop',
-           'resize_border', 'pil_to_tensor', 'load_image']
+           'resize_border', 'pil_to_tensor', 'load_image', 'check_folder', 'open_first_images']
 
 # %% ../../nbs/70_datasets.common.ipynb #15854e63
 def where(path, row: int | None = None, line: int | None = None, entry: int | None = None,
@@ -40,6 +40,7 @@ class DataFormatError(ValueError):
 def open_text(path: str | Path):
     "Open a text file for reading (UTF-8, BOM dropped), decompressing `.gz` files; `newline=''` as `csv` wants."
     path = Path(path)
+    if path.is_dir(): raise DataFormatError(f"{path} is a folder, expected a data file")
     if not path.is_file(): raise FileNotFoundError(f"data file {path} does not exist")
     if path.suffix == ".gz": return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
     return open(path, encoding="utf-8-sig", newline="")
@@ -53,9 +54,10 @@ def read_json(path: str | Path):
         except json.JSONDecodeError as e: raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno})", line=e.lineno) from None
 
 # %% ../../nbs/70_datasets.common.ipynb #139e2485
-def read_csv_rows(path: str | Path, required: Sequence[str]) -> tuple[list, list]:
+def read_csv_rows(path: str | Path, required: Sequence[str], max_rows: int | None = None) -> tuple[list, list]:
     """Header and data rows of the CSV file `path` as (header, [(row_number, {column: value})]).
-    Checks that the columns `required` are present and that every row has as many fields as the header."""
+    Checks that the columns `required` are present and that every row has as many fields as the header.
+    `max_rows`: read only the first data rows (a quick check of a large file)."""
     path = Path(path)
     with open_text(path) as f:
         reader = csv.reader(f, strict=True)
@@ -70,6 +72,7 @@ def read_csv_rows(path: str | Path, required: Sequence[str]) -> tuple[list, list
             rows, k = [], 0
             for row in reader:
                 if not row: continue                         # blank line
+                if max_rows is not None and k >= max_rows: break
                 k += 1
                 if len(row) != len(header):
                     raise DataFormatError.at(path, f"{len(row)} field(s), expected {len(header)} ({header}): {row!r}"[:600],
@@ -133,3 +136,23 @@ def load_image(path: str | Path, size: int | None = None) -> Tensor:
     "Image file -> float RGB tensor [3, H, W] in [0, 1]; `size`: shorter side to `size`, centre square (`resize_center_crop`)."
     im = open_image(path)
     return pil_to_tensor(im if size is None else resize_center_crop(im, size))
+
+# %% ../../nbs/70_datasets.common.ipynb #58ebad82
+def check_folder(path: str | Path, what: str = "folder") -> Path:
+    "`path` if it is an existing folder; a missing one is a `FileNotFoundError`, a file a `DataFormatError`, both naming `what`."
+    path = Path(path)
+    if path.is_file(): raise DataFormatError(f"{what} {path} is a file, expected a folder")
+    if not path.is_dir(): raise FileNotFoundError(f"{what} {path} does not exist")
+    return path
+
+# %% ../../nbs/70_datasets.common.ipynb #c37a583d
+def open_first_images(files: Sequence, k: int = 2, names: Sequence | None = None) -> int:
+    """Decode the first `k` image files of `files` fully; a missing one is a `FileNotFoundError`, a folder or an
+    unreadable file a `DataFormatError`, each naming the file and `names[i]` (where the data lists it). Returns the count."""
+    files = list(files)[:k]
+    for i, f in enumerate(files):
+        f, at = Path(f), (f"{names[i]}: " if names is not None else "")
+        if f.is_dir(): raise DataFormatError(f"{at}image {f} is a folder, expected an image file")
+        if not f.exists(): raise FileNotFoundError(f"{at}image file {f} does not exist")
+        open_image(f, name=f"{at}image {f}")
+    return len(files)
