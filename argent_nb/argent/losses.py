@@ -16,7 +16,8 @@ from ..core.losses import contrastive_loss, masked_mean
 
 # %% auto #0
 __all__ = ['ADAENT_FORMS', 'HYCOCLIP_PAIRS', 'ENTAILMENT_REDUCTIONS', 'entailment_hinge', 'adaent_weight', 'adaent',
-           'norm_regulariser', 'meru_loss', 'hycoclip_loss', 'argent_loss', 'pick_boxes']
+           'norm_regulariser', 'mean_pairwise_cosine', 'uniformity', 'meru_loss', 'hycoclip_loss', 'argent_loss',
+           'pick_boxes']
 
 # %% ../../nbs/40_argent.losses.ipynb #2cc3100d
 def entailment_hinge(parent: Tensor, child: Tensor, geometry: LorentzGeometry, aperture_factor: float = 1.0,
@@ -56,6 +57,28 @@ def norm_regulariser(points: Tensor, geometry: LorentzGeometry, valid: Tensor | 
     if detach_boundary: rb = rb.detach()
     return masked_mean(F.relu(rb - torch.linalg.vector_norm(points, dim=-1)) ** 2, valid)
 
+# %% ../../nbs/40_argent.losses.ipynb #207da28b
+def mean_pairwise_cosine(x: Tensor, valid: Tensor | None = None, eps: float = 1e-12) -> Tensor:
+    """Mean cosine over ordered pairs i != j of the rows of `x` [n, D] (those marked `valid`): 1 when every row points the
+    same way (directional collapse). Computed as (||sum_i u_i||^2 - n) / (n (n - 1)) with u_i = x_i / ||x_i||; nan if n < 2."""
+    if x.ndim != 2: raise ValueError(f"x: expected [n, D] embeddings, got shape {tuple(x.shape)}")
+    u = F.normalize(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x, dim=-1, eps=eps)
+    if valid is not None: u = u[valid.to(torch.bool)]
+    n = u.shape[0]
+    return ((u.sum(0) ** 2).sum() - n) / (n * (n - 1)) if n > 1 else u.new_tensor(float("nan"))
+
+# %% ../../nbs/40_argent.losses.ipynb #2ca6b0fa
+def uniformity(x: Tensor, t: float = 2.0, eps: float = 1e-12) -> Tensor:
+    """Wang & Isola's uniformity of the directions u_i = x_i / ||x_i|| of the rows of `x` [n, D]:
+    log mean over pairs i < j of exp(-t ||u_i - u_j||^2), with ||u_i - u_j||^2 = 2 - 2 cos_ij. In [-4t, 0]: 0 when all
+    directions are equal; smooth in the cosines, so gradients stay finite at the collapse."""
+    if x.ndim != 2 or x.shape[0] < 2: raise ValueError(f"x: expected [n >= 2, D] embeddings, got shape {tuple(x.shape)}")
+    if not t > 0: raise ValueError(f"t must be > 0, got {t}")
+    u = F.normalize(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x, dim=-1, eps=eps)
+    i, j = torch.triu_indices(x.shape[0], x.shape[0], 1, device=x.device)
+    sq = (2 - 2 * (u[i] * u[j]).sum(-1)).clamp_min(0)
+    return torch.logsumexp(-t * sq, 0) - math.log(sq.numel())
+
 # %% ../../nbs/40_argent.losses.ipynb #8462bda7
 def _check_batch(image, text, box_image=None, box_text=None, box_valid=None) -> dict:
     "Validate [B, D] embeddings (and the box mask [B]); return name -> tensor plus the mask."
@@ -76,7 +99,8 @@ def _check_batch(image, text, box_image=None, box_text=None, box_valid=None) -> 
 # %% ../../nbs/40_argent.losses.ipynb #4c793c2a
 def _monitors(e: dict, geometry: LorentzGeometry) -> dict:
     """Detached mean space norm of each component (valid boxes only) and `parents_inside`, the fraction of the parent
-    embeddings (texts, valid text boxes, valid image boxes) whose space norm is below the norm boundary."""
+    embeddings (texts, valid text boxes, valid image boxes) whose space norm is below the norm boundary; `cos_image`,
+    `cos_text`: the mean pairwise cosine of the images' and texts' directions (1: directional collapse)."""
     with torch.no_grad():
         out = {}
         for k in ("image", "text", "box_image", "box_text"):
@@ -86,6 +110,7 @@ def _monitors(e: dict, geometry: LorentzGeometry) -> dict:
         par += [(e[k], e["box_valid"]) for k in ("box_text", "box_image") if k in e]
         pts, keep = (torch.cat(z) for z in zip(*par))
         out["parents_inside"] = masked_mean((pts.norm(dim=-1) < rb).to(rb.dtype), keep)
+        out.update(cos_image=mean_pairwise_cosine(e["image"]), cos_text=mean_pairwise_cosine(e["text"]))
     return out
 
 # %% ../../nbs/40_argent.losses.ipynb #27feb190
@@ -162,9 +187,12 @@ def hycoclip_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tens
 def argent_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tensor, box_valid: Tensor | None,
                 scale: Tensor | float, geometry: LorentzGeometry, *, all_image: Tensor | None = None,
                 all_text: Tensor | None = None, offset: int = 0, ada_weight: float = 0.2, norm_weight: float = 1.0,
-                ada_form: str = "sin2", delta: float | None = 0.1, detach_boundary: bool = True) -> dict:
+                ada_form: str = "sin2", delta: float | None = 0.1, detach_boundary: bool = True,
+                unif_weight: float = 0.0, unif_t: float = 2.0) -> dict:
     """ARGENT (SPEC 5): HyCoCLIP's contrastive loss + ada_weight * mean AdaEnt over `HYCOCLIP_PAIRS` (no apertures)
-    + norm_weight * the norm regulariser over the parents (texts, text boxes, image boxes)."""
+    + norm_weight * the norm regulariser over the parents (texts, text boxes, image boxes) + unif_weight * the mean
+    uniformity (t = unif_t) of the local images' and texts' directions (a guard against the directional collapse; 0: off,
+    the term is then only logged)."""
     e = _check_batch(image, text, box_image, box_text, box_valid)
     ce = _hycoclip_contrastive(e, scale, geometry, all_image, all_text, offset)
     cont = sum(ce.values()) / 4
@@ -172,8 +200,12 @@ def argent_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tensor
            for n, p, c, _ in HYCOCLIP_PAIRS}
     l_ada = sum(ada.values()) / 4
     l_norm = _parents_norm_loss(e, geometry, detach_boundary)
-    return {"loss": cont + ada_weight * l_ada + norm_weight * l_norm,
-            **_parts({"contrastive": cont, "adaent": l_ada, "norm": l_norm, **ce, **ada}), **_monitors(e, geometry)}
+    with torch.set_grad_enabled(torch.is_grad_enabled() and unif_weight != 0):       # weight 0: logged, outside the graph
+        l_unif = ((uniformity(e["image"], unif_t) + uniformity(e["text"], unif_t)) / 2 if image.shape[0] > 1
+                  else (image.sum() + text.sum()) * 0)                              # no pair: a graph-connected 0
+    loss = cont + ada_weight * l_ada + norm_weight * l_norm + (unif_weight * l_unif if unif_weight else 0)
+    return {"loss": loss, **_parts({"contrastive": cont, "adaent": l_ada, "norm": l_norm, "uniformity": l_unif, **ce, **ada}),
+            **_monitors(e, geometry)}
 
 # %% ../../nbs/40_argent.losses.ipynb #b6aee528
 def pick_boxes(valid: Tensor, mode: str = "random", generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:

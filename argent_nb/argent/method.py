@@ -16,7 +16,7 @@ from ..core.models import unwrap_model
 from ..core.registry import Method, register_method
 
 # %% auto #0
-__all__ = ['BoxParams', 'MERU', 'HyCoCLIP', 'ARGENT']
+__all__ = ['BoxParams', 'MERU', 'HyCoCLIP', 'linear_warmup', 'ARGENT']
 
 # %% ../../nbs/41_argent.method.ipynb #ac35df93
 @dataclass
@@ -46,9 +46,7 @@ class _Lorentz(Method):
     objective: ClassVar[Callable]
 
     @property
-    def boxes(self) -> bool:
-        "Whether the method trains on one object box per sample (it needs `box_images`)."
-        return "box_images" in self.needs
+    def boxes(self) -> bool: return "box_images" in self.needs      # one object box per sample?
 
     def setup(self, model, accelerator, dataset):
         head = unwrap_model(model).head
@@ -72,10 +70,11 @@ class _Lorentz(Method):
 
     def loss(self, model, batch):
         emb, scale, geo, kw = self._embed(model, batch)
-        opts = {f.name: getattr(self.params, f.name) for f in fields(self.params) if f.name not in _BOX_FIELDS}
-        parts = self.objective(*emb, scale, geo, **opts, **kw)
+        parts = self.objective(*emb, scale, geo, **self.objective_kwargs(), **kw)
         return {**parts, "curvature": torch.as_tensor(geo.curvature).detach()}   # logged with the loss parts
 
+    def objective_kwargs(self) -> dict:   # the objective's keywords: every `Params` field outside `BoxParams`
+        return {f.name: getattr(self.params, f.name) for f in fields(self.params) if f.name not in _BOX_FIELDS}
     def state_dict(self): return {"calls": self.calls}
     def load_state_dict(self, s): self.calls = int(s["calls"])
 
@@ -105,7 +104,14 @@ class HyCoCLIP(_Lorentz):
         aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)")
         norm_weight: float = doc(0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)")
 
-# %% ../../nbs/41_argent.method.ipynb #d10ce6e7
+# %% ../../nbs/41_argent.method.ipynb #b7dfd971
+def linear_warmup(step: int, steps: int) -> float:
+    """Factor of a weight warmed up linearly over the first `steps` optimizer steps: min(1, (step + 1) / steps) at step
+    `step` (0 = the first; the trainer's LR warm-up rule), 1 when `steps` is 0."""
+    if steps < 0: raise ValueError(f"warm-up steps must be >= 0, got {steps}")
+    return 1.0 if steps == 0 else min(1.0, (step + 1) / steps)
+
+# %% ../../nbs/41_argent.method.ipynb #de64b8e3
 @register_method
 class ARGENT(_Lorentz):
     "ARGENT: HyCoCLIP's contrastive terms + adaptive entailment (AdaEnt) + the norm regulariser (SPEC 5)."
@@ -118,3 +124,28 @@ class ARGENT(_Lorentz):
         norm_weight: float = doc(1.0, "weight of the norm regulariser")
         ada_form: str = doc("sin2", "form of the AdaEnt weight: sin2 (SPEC 5.1) | linear | none")
         delta: float = doc(0.1, "AdaEnt distance scale of the tanh factor")
+        ada_warmup: int = doc(0, "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)")
+        unif_weight: float = doc(0.0, "guard: weight of the uniformity term on the images' and texts' directions (0: off)")
+        unif_t: float = doc(2.0, "temperature t of the uniformity term (Wang & Isola 2020)")
+
+    def setup(self, model, accelerator, dataset):
+        for k in ("ada_warmup", "unif_weight"):
+            if getattr(self.params, k) < 0: raise ValueError(f"method.argent.{k} must be >= 0, got {getattr(self.params, k)}")
+        super().setup(model, accelerator, dataset)
+        self.steps = 0                       # optimizer steps taken: the AdaEnt warm-up's clock
+
+    def objective_kwargs(self) -> dict:
+        kw = super().objective_kwargs()
+        kw["ada_weight"] *= linear_warmup(self.steps, kw.pop("ada_warmup"))
+        return kw
+
+    def loss(self, model, batch):
+        out = super().loss(model, batch)
+        return {**out, "ada_weight": out["loss"].detach().new_tensor(self.objective_kwargs()["ada_weight"])}   # the weight this step used
+
+    def after_step(self, parts): self.steps += 1
+    def state_dict(self): return {**super().state_dict(), "steps": self.steps}
+    def load_state_dict(self, s):
+        super().load_state_dict(s)
+        if "steps" not in s and self.params.ada_warmup: raise KeyError("ARGENT checkpoint state has no 'steps' (saved before ada_warmup existed)")
+        self.steps = int(s.get("steps", 0))
