@@ -311,8 +311,10 @@ def _first_false(scene, cands, rng, allowed) -> tuple:
     return (ok[0] if ok else Caption()), False
 
 # %% ../../nbs/06_core.hiershapes.ipynb #1f4459b7
-def make_texts(scene, rng: np.random.Generator, allow_held_out: bool) -> dict:
-    "All text fields of a scene but the rank negatives, as `Caption`s with validity flags (see the table above)."
+def make_texts(scene, rng: np.random.Generator, allow_held_out: bool, negatives: bool = True) -> dict:
+    """All text fields of a scene but the rank negatives, as `Caption`s with validity flags (see the table above).
+    `negatives=False` leaves out the tier negatives and the foils (the oracle's costly part): they are drawn last, so
+    every other field is the same either way."""
     allowed = (lambda c: True) if allow_held_out else (lambda c: not mentions_held_out(c))
     s = scene[0]
     nps = tuple(o.np() for o in scene)
@@ -323,6 +325,10 @@ def make_texts(scene, rng: np.random.Generator, allow_held_out: bool) -> dict:
     caption = Caption(nps, rel)
     one = lambda **kw: Caption((NP(**kw),))
     tiers = [one(superclass=SHAPE_SUPER[s.shape]), one(shape=s.shape), one(shape=s.shape, colour=s.colour), caption]
+    leaf = s.leaf
+    out = {"captions": caption, "tiers": tiers, "rank_texts": [TAXONOMY.rank_text(leaf[:j + 1]) for j in range(len(leaf))],
+           "box_texts": [Caption((n,)) for n in nps]}
+    if not negatives: return out
     neg_cands = [
         [one(superclass=k) for k in SUPERCLASSES if k != SHAPE_SUPER[s.shape]],
         [one(shape=v) for v in SUPERCLASSES[SHAPE_SUPER[s.shape]] if v != s.shape],
@@ -336,10 +342,7 @@ def make_texts(scene, rng: np.random.Generator, allow_held_out: bool) -> dict:
     foils = [_first_false(scene, [f for f in foil_candidates(caption, kind) if not refines(f)], rng, allowed)
              for kind in HARD_NEGATIVE_TYPES]
     foils = [(f if f.nps else caption, ok) for f, ok in foils]        # placeholder for a missing type
-    leaf = s.leaf
-    return {"captions": caption, "tiers": tiers, "tier_negatives": tier_negs, "hard_negatives": foils,
-            "rank_texts": [TAXONOMY.rank_text(leaf[:j + 1]) for j in range(len(leaf))],
-            "box_texts": [Caption((n,)) for n in nps]}
+    return {**out, "tier_negatives": tier_negs, "hard_negatives": foils}
 
 # %% ../../nbs/06_core.hiershapes.ipynb #808db439
 @functools.lru_cache(maxsize=None)
@@ -413,6 +416,13 @@ class _HierShapesConfig(Dataset):
     def __repr__(self): return (f"HierShapes(split={self.split!r}, n={self.n}, seed={self.seed}, "
                                 f"image_size={self.image_size}, max_objects={self.max_objects})")
 
+    @property
+    def cache_key(self) -> tuple:
+        """Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`
+        (what `eval.suite.shared_embeddings` relies on to embed a split once for several benchmarks)."""
+        return ("HierShapes", self.split, self.seed, self.image_size, self.box_size, self.max_objects,
+                None if self.transform is None else id(self.transform))
+
     def _rng(self, i: int) -> np.random.Generator:
         if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
         return np.random.default_rng([self.seed, SPLITS[self.split], int(i)])
@@ -430,19 +440,21 @@ class HierShapes(_HierShapesConfig):
         "The `TAXONOMY` leaf of sample `i`'s subject (object 0): the positive chain of its rank fields."
         return self.scene(i)[0].leaf
 
-    def structured(self, i: int, rank_negatives: bool = True) -> tuple:
-        "(scene, texts as `Caption`s / rank texts with validity flags, image generator) of sample `i`."
+    def structured(self, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
+        """(scene, texts as `Caption`s / rank texts with validity flags, image generator) of sample `i`; without the
+        rank negatives / the tier negatives and foils (`negatives`) when those are not wanted."""
         rng = self._rng(i)
         scene = sample_scene(rng, self.image_size, self.max_objects, novel=self.split == "novel")
         key, novel = [self.seed, SPLITS[self.split], int(i)], self.split == "novel"
-        texts = make_texts(scene, np.random.default_rng(key + [1]), allow_held_out=novel)
+        texts = make_texts(scene, np.random.default_rng(key + [1]), allow_held_out=novel, negatives=negatives)
         if rank_negatives:      # own generators: the other texts and the image do not depend on them
             texts.update(rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), novel))
         return scene, texts, rng
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
-        scene, t, rng = self.structured(i, rank_negatives=bool(self._rank_negs))
+        scene, t, rng = self.structured(i, rank_negatives=bool(self._rank_negs),
+                                        negatives=bool(self.fields & {"tiers", "tier_negatives", "hard_negatives"}))
         img = render(scene, self.image_size, rng) if "images" in self.fields or "box_images" in self.fields else None
         return _sample_dict(i, scene, t, img, self.fields, self._rank_negs, self.box_size, self.transform)
 

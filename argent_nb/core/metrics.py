@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 import torch
 import torch.nn.functional as F
-from scipy import stats
+# scipy.stats is imported where it is used (1-1.5 s at import: a trainer's --help does not need it)
 
 # %% auto #0
 __all__ = ['TREE_CONVENTIONS', 'recall_at_k', 'retrieval_metrics', 'clip_ensemble', 'class_embeddings', 'zero_shot_accuracy',
@@ -198,12 +198,14 @@ def _paired(x, y, nan_policy: str) -> tuple[np.ndarray, np.ndarray] | None:
 def kendall_tau(x, y, nan_policy: str = "propagate") -> float:
     "Kendall's tau-b between 1-D `x` and `y` (scipy); nan when undefined (constant input, < 2 pairs), see `nan_policy`."
     xy = _paired(x, y, nan_policy)
+    from scipy import stats
     return math.nan if xy is None else float(stats.kendalltau(*xy, variant="b").statistic)
 
 # %% ../../nbs/09_core.metrics.ipynb #364fe7a6
 def spearman_rho(x, y, nan_policy: str = "propagate") -> float:
     "Spearman's rho between 1-D `x` and `y` (scipy, average ranks for ties); nan when undefined, see `nan_policy`."
     xy = _paired(x, y, nan_policy)
+    from scipy import stats
     return math.nan if xy is None else float(stats.spearmanr(*xy).statistic)
 
 # %% ../../nbs/09_core.metrics.ipynb #405c7e71

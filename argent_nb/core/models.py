@@ -11,6 +11,7 @@ import hashlib
 import json
 import math
 import difflib
+import functools
 import logging
 import os
 import re
@@ -21,12 +22,10 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import huggingface_hub
-import open_clip
 import torch
 import torch.nn.functional as F
 from huggingface_hub import constants as hf_constants
 from huggingface_hub.errors import EntryNotFoundError, LocalEntryNotFoundError
-from open_clip.constants import HF_SAFE_WEIGHTS_NAME, HF_WEIGHTS_NAME, OPENAI_DATASET_MEAN, OPENAI_DATASET_STD
 from torch import Tensor, nn
 
 from .data import get_tokenizer
@@ -34,21 +33,35 @@ from .geometry import CosineGeometry, Geometry, get_geometry
 from .lorentz import LorentzGeometry, exp_map0
 
 # %% auto #0
-__all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'WEIGHT_SUFFIXES', 'MODALITIES', 'LOGIT_SCALE_MAX', 'CHECKPOINT_WEIGHTS',
-           'CHECKSUMS', 'COMMON_ARCHS', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head',
-           'EuclideanHead', 'get_head', 'LorentzHead', 'text_trim_exact', 'encode_text_trimmed', 'HierModel',
-           'unwrap_model', 'find_checkpoint', 'read_state_dict', 'LoadReport', 'write_checksums', 'checkpoint_problem',
-           'load_state', 'build_model', 'count_parameters']
+__all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'HF_SAFE_WEIGHTS_NAME', 'HF_WEIGHTS_NAME', 'OPENAI_DATASET_MEAN',
+           'OPENAI_DATASET_STD', 'WEIGHT_SUFFIXES', 'MODALITIES', 'LOGIT_SCALE_MAX', 'CHECKPOINT_WEIGHTS', 'CHECKSUMS',
+           'COMMON_ARCHS', 'oc', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head', 'EuclideanHead',
+           'get_head', 'LorentzHead', 'text_trim_exact', 'encode_text_trimmed', 'HierModel', 'unwrap_model',
+           'find_checkpoint', 'read_state_dict', 'LoadReport', 'write_checksums', 'checkpoint_problem', 'load_state',
+           'build_model', 'count_parameters']
 
 # %% ../../nbs/07_core.models.ipynb #cb4b6d84
 MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
 "The package folder of this project's open_clip architecture configs, one `<name>.json` per architecture."
 
-open_clip.add_model_config(MODEL_CONFIG_DIR)  # open_clip's public API: append the folder to its config paths, rescan
-
-ARGENT_MODEL_CONFIGS: dict[str, dict] = {p.stem: open_clip.get_model_config(p.stem)
+ARGENT_MODEL_CONFIGS: dict[str, dict] = {p.stem: json.loads(p.read_text())
                                          for p in sorted(MODEL_CONFIG_DIR.glob("*.json"))}
-"The project's named open_clip architectures for CPU work and tests (name -> config, as open_clip read it)."
+"The project's named open_clip architectures for CPU work and tests (name -> config, the JSON file as open_clip reads it)."
+
+# %% ../../nbs/07_core.models.ipynb #289b8dc7
+@functools.cache
+def oc():
+    """open_clip, imported on first use with this project's config folder added to its config paths (its public
+    `add_model_config`: append the folder, rescan). The import pulls in torchvision and transformers, 2-4 s: what only
+    reads configs (`--help`, config checks) never pays it."""
+    import open_clip
+    open_clip.add_model_config(MODEL_CONFIG_DIR)
+    return open_clip
+
+# %% ../../nbs/07_core.models.ipynb #9fb7b4fc
+HF_SAFE_WEIGHTS_NAME, HF_WEIGHTS_NAME = "open_clip_model.safetensors", "open_clip_pytorch_model.bin"
+OPENAI_DATASET_MEAN, OPENAI_DATASET_STD = (0.48145466, 0.4578275, 0.40821073), (0.26862954, 0.26130258, 0.27577711)
+"open_clip's file names of hub weights and CLIP's normalisation (open_clip.constants, spelled out so importing this module stays light)."
 
 # %% ../../nbs/07_core.models.ipynb #624a2d5b
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
@@ -144,11 +157,11 @@ def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_di
         if f is None: raise FileNotFoundError(f"pretrained={str(pretrained)!r} is a folder without a weights file "
                                               f"({', '.join(_FOLDER_WEIGHTS)} or any *{'/*'.join(WEIGHT_SUFFIXES)})")
         return PretrainedWeights(arch, path=str(f))
-    tag, cfg = str(pretrained), open_clip.get_pretrained_cfg(arch, str(pretrained))
+    tag, cfg = str(pretrained), oc().get_pretrained_cfg(arch, str(pretrained))
     if not cfg:
         if os.sep in tag or tag.endswith(WEIGHT_SUFFIXES):
             raise FileNotFoundError(f"pretrained={tag!r} looks like a path, but there is no such file or folder")
-        tags = open_clip.list_pretrained_tags_by_model(arch)
+        tags = oc().list_pretrained_tags_by_model(arch)
         raise ValueError(f"unknown pretrained tag {tag!r} for {arch!r}; valid tags: "
                          f"{tags if tags else 'none (open_clip has no pretrained weights for this architecture)'}; "
                          f"or pass a local weights file as pretrained='/path/to/weights.safetensors'")
@@ -307,7 +320,7 @@ def encode_text_trimmed(clip: nn.Module, tokens: Tensor, pad_id: int = 0) -> Ten
     t, cast = tokens[:, :L], clip.transformer.get_cast_dtype()
     x = clip.token_embedding(t).to(cast) + clip.positional_embedding[:L].to(cast)
     x = clip.ln_final(clip.transformer(x, attn_mask=clip.attn_mask[:L, :L]))
-    x = open_clip.transformer.text_global_pool(x, t, clip.text_pool_type, eos_token_id=getattr(clip, "text_eos_id", None))
+    x = oc().transformer.text_global_pool(x, t, clip.text_pool_type, eos_token_id=getattr(clip, "text_eos_id", None))
     if clip.text_projection is None: return x
     return clip.text_projection(x) if isinstance(clip.text_projection, nn.Linear) else x @ clip.text_projection
 
@@ -364,7 +377,7 @@ class HierModel(_Encoders):
                  embed_dim: int | None = None, check_inputs: bool = True):
         super().__init__()
         self.clip, self.head, self.tokenizer, self.arch, self.check_inputs = clip, head, tokenizer, arch, check_inputs
-        pp = open_clip.get_model_preprocess_cfg(clip)
+        pp = oc().get_model_preprocess_cfg(clip)
         size = getattr(clip.visual, "image_size", None) or pp.get("size")
         self.image_size = tuple(int(s) for s in size) if isinstance(size, (tuple, list)) else (int(size), int(size))
         self.context_length = int(clip.context_length)
@@ -435,7 +448,7 @@ def read_state_dict(path: str | os.PathLike) -> dict[str, Tensor]:
     """The state dict in a weights file, read by open_clip's `load_state_dict` (safetensors or `torch.load` with
     `weights_only=True`, `{'state_dict': ...}` unwrapped, DDP's `module.` dropped); `torch.compile`'s `_orig_mod.` dropped."""
     try:
-        sd = open_clip.factory.load_state_dict(str(path), device="cpu", weights_only=True)
+        sd = oc().factory.load_state_dict(str(path), device="cpu", weights_only=True)
     except StopIteration:  # open_clip peeks at the first key: the state dict is empty
         sd = {}
     except (AttributeError, TypeError) as e:  # not a mapping
@@ -559,7 +572,7 @@ def _check_arch(arch: str) -> None:
     "Raise a ValueError listing similar and common names when open_clip does not know `arch`."
     if not isinstance(arch, str) or not arch: raise ValueError(f"arch must be an open_clip architecture name, got {arch!r}")
     if arch.startswith(("hf-hub:", "local-dir:")): return
-    names = open_clip.list_models()
+    names = oc().list_models()
     if arch.replace("/", "-") in names: return
     similar = difflib.get_close_matches(arch, names, n=5, cutoff=0.5)
     raise ValueError(f"unknown architecture {arch!r}; similar: {similar}; this project's tiny configs: "
@@ -593,7 +606,7 @@ def _load_torchscript(clip: nn.Module, path: str) -> None:
     """Load a TorchScript CLIP archive into `clip` with open_clip's `load_checkpoint` (it takes the archive's state dict
     and converts it), `weights_only=False` since `torch.load` opens TorchScript only so. A scripted open_clip model also
     stores its non-persistent `attn_mask` buffers: those are skipped, any other difference is an error."""
-    res = open_clip.load_checkpoint(clip, path, strict=False, weights_only=False)
+    res = oc().load_checkpoint(clip, path, strict=False, weights_only=False)
     bad = list(res.missing_keys) + [k for k in res.unexpected_keys if k.rsplit(".", 1)[-1] != "attn_mask"]
     if bad: raise RuntimeError(f"the TorchScript archive {path} does not fit {type(clip).__name__}: keys {bad[:10]}")
 
@@ -623,12 +636,12 @@ def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None 
     else:
         kw["pretrained_text"] = False  # random towers: no base weights for HF text towers either
     with _quiet_random_init():
-        clip = open_clip.create_model(arch, **kw)
+        clip = oc().create_model(arch, **kw)
     if ts: _load_torchscript(clip, weights.path)
     embed_dim = int(clip.visual.output_dim)
     hd = get_head(head, embed_dim, **head_kwargs)
     ctx = int(clip.context_length)
-    tok = (open_clip.get_tokenizer(arch, context_length=ctx, cache_dir=cache_dir) if ":" in arch
+    tok = (oc().get_tokenizer(arch, context_length=ctx, cache_dir=cache_dir) if ":" in arch
            else get_tokenizer(arch.replace("/", "-"), context_length=ctx))
     model = HierModel(clip, hd, tok, arch=arch, embed_dim=embed_dim)
     if init_from is not None: load_state(model, init_from, strict=True)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/80_eval.suite.ipynb #95334e81
 from __future__ import annotations
-import dataclasses, inspect, json, os
+import contextlib, dataclasses, inspect, json, os
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,9 +25,9 @@ from ..core.registry import BENCHMARKS, params_group
 from ..datasets.common import DataFormatError
 
 # %% auto #0
-__all__ = ['EvalCfg', 'eval_config_class', 'eval_config', 'benchmark_params', 'register_benchmark', 'check_benchmarks',
-           'run_benchmarks', 'check_paths', 'check_eval', 'shard_indices', 'encode_texts', 'embed_dataset',
-           'write_json', 'find_run_dir', 'load_run_model']
+__all__ = ['EvalCfg', 'eval_config_class', 'eval_config', 'benchmark_params', 'shared_embeddings', 'register_benchmark',
+           'check_benchmarks', 'run_benchmarks', 'check_paths', 'check_eval', 'shard_indices', 'encode_texts',
+           'embed_dataset', 'write_json', 'find_run_dir', 'load_run_model']
 
 # %% ../../nbs/80_eval.suite.ipynb #8c9ddd68
 @dataclass
@@ -55,6 +55,21 @@ def benchmark_params(cfg, name: str):
     got = getattr(cfg, name, None)
     return got if dataclasses.is_dataclass(got) else BENCHMARKS[name].Params()
 
+# %% ../../nbs/80_eval.suite.ipynb #4f71280c
+_SHARED: list[dict] = []   # the stores of the open `shared_embeddings` blocks, innermost last
+
+@contextlib.contextmanager
+def shared_embeddings():
+    """Within this block `embed_dataset` keeps every field it embeds, per (model, `dataset.cache_key`), and serves later
+    requests for the same fields of the first n samples from it. `run_benchmarks` opens one for each evaluation."""
+    _SHARED.append({})
+    try: yield _SHARED[-1]
+    finally: _SHARED.pop()
+
+def _store(model, key) -> dict:
+    "The innermost block's {field: tensor} for (model, key); it holds the model, so its id cannot be reused meanwhile."
+    return _SHARED[-1].setdefault((id(model), key), (model, {}))[1]
+
 # %% ../../nbs/80_eval.suite.ipynb #a9a4ed50
 def register_benchmark(name: str, Params: type | None = None, check: Callable | None = None) -> Callable:
     """Decorator: register a benchmark function under `name`, with its config group `Params` (a dataclass) if it has
@@ -77,14 +92,15 @@ def _main_process(accelerator) -> bool:
 
 def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool = True) -> dict[str, float]:
     """Run `cfg.benchmarks` on `model` (eval mode, no grad, train mode restored) and merge their metrics into one dict;
-    a progress bar (stderr) names the benchmark running, on the local main process unless `progress=False`."""
+    a progress bar (stderr) names the benchmark running, on the local main process unless `progress=False`. The
+    benchmarks share their embeddings (`shared_embeddings`): each HierShapes split is embedded once per field."""
     check_benchmarks(cfg.benchmarks)
     model = _unwrap(model, accelerator)
     was_training = model.training
     model.eval()
     per, names = {}, list(dict.fromkeys(cfg.benchmarks))
     try:
-        with torch.no_grad(), tqdm(names, desc="eval", unit="benchmark", disable=not (progress and _main_process(accelerator))) as bar:
+        with torch.no_grad(), shared_embeddings(), tqdm(names, desc="eval", unit="benchmark", disable=not (progress and _main_process(accelerator))) as bar:
             for b in bar:
                 bar.set_description(f"eval {b}")
                 per[b] = BENCHMARKS[b](model, cfg, accelerator)
@@ -172,14 +188,19 @@ _MASKS = {"tier_negatives": "tier_negatives_valid", "rank_negatives": "rank_nega
           "hard_negatives": "hard_negatives_valid", "box_images": "boxes_valid", "box_texts": "boxes_valid"}
 
 def _embed_field(model, batch, k: str, names) -> Tensor:
-    "Field `k` of a collated batch: embeddings for image / text fields (masked entries zeroed), values otherwise."
+    """Field `k` of a collated batch: embeddings for image / text fields, values otherwise. Entries that the field's mask
+    marks as missing are zero and are not encoded (a third of HierShapes' box crops are padding)."""
     v, kind = batch[k], FIELDS[k].kind
     if kind in ("image", "text"): return (model.encode_image if kind == "image" else model.encode_text)(v).float()
     if kind in ("images", "texts"):
-        enc = model.encode_image if kind == "images" else model.encode_text
-        v = enc(v.flatten(0, 1)).float().unflatten(0, v.shape[:2])
-        mask = _MASKS.get(k)
-        if mask in names: v = v * batch[mask][..., None]   # padding and placeholders embed to 0
+        enc, flat = (model.encode_image if kind == "images" else model.encode_text), v.flatten(0, 1)
+        keep = batch[_MASKS[k]].flatten().bool() if _MASKS.get(k) in names else None
+        if keep is None or keep.all() or not keep.any(): z = enc(flat).float()
+        else:                                               # only the real entries go through the tower
+            zk = enc(flat[keep]).float()
+            z = zk.new_zeros(flat.shape[0], zk.shape[-1]).index_copy_(0, keep.nonzero()[:, 0], zk)
+        v = z.unflatten(0, v.shape[:2])
+        if keep is not None: v = v * batch[_MASKS[k]][..., None]   # padding and placeholders embed to 0
     return v
 
 
@@ -194,18 +215,10 @@ def encode_texts(model, texts: Sequence[str], batch_size: int = 256, accelerator
     return torch.cat(out)
 
 
-# %% ../../nbs/80_eval.suite.ipynb #2ab2b348
-def embed_dataset(model, dataset, fields: Iterable[str], batch_size: int = 256, accelerator=None,
-                  num_workers: int = 0) -> dict[str, Tensor]:
-    """Embed `fields` of every sample of `dataset`, as `{field: tensor [N, ...]}` on the CPU in dataset order.
-
-    Image and text fields become embeddings (float32), other fields keep their values; `index` is always included.
-    Entries that a field's validity mask marks as missing (padded boxes, placeholder negatives) are zero vectors.
-    With an `accelerator` of several processes each embeds a contiguous shard and all get every row back; every
-    process must call this function."""
-    names = [f for f in FIELDS if f in expand_fields([*fields, "index"])]
+# %% ../../nbs/80_eval.suite.ipynb #c36c331c
+def _embed_all(model, dataset, names: list, batch_size: int, accelerator, num_workers: int) -> dict[str, Tensor]:
+    "`embed_dataset`'s work: every field in `names` (closed under companions) of every sample, gathered."
     n, P = len(dataset), (accelerator.num_processes if accelerator is not None else 1)
-    if n < 1: raise ValueError("cannot embed an empty dataset")
     data = Subset(dataset, shard_indices(n, P, accelerator.process_index)) if P > 1 else dataset
     dl = DataLoader(data, batch_size=batch_size, shuffle=False, num_workers=num_workers,
                     collate_fn=Collator(model.tokenizer, fields=names, keep_raw=False))
@@ -219,6 +232,28 @@ def embed_dataset(model, dataset, fields: Iterable[str], batch_size: int = 256, 
         v = _cat_padded(parts[k])
         out[k] = (_gather(accelerator, v)[:n] if P > 1 else v).cpu()
     return out
+
+# %% ../../nbs/80_eval.suite.ipynb #e589cbbe
+def embed_dataset(model, dataset, fields: Iterable[str], batch_size: int = 256, accelerator=None,
+                  num_workers: int = 0) -> dict[str, Tensor]:
+    """Embed `fields` of every sample of `dataset`, as `{field: tensor [N, ...]}` on the CPU in dataset order.
+
+    Image and text fields become embeddings (float32), other fields keep their values; `index` is always included.
+    Entries that a field's validity mask marks as missing (padded boxes, placeholder negatives) are zero vectors.
+    With an `accelerator` of several processes each embeds a contiguous shard and all get every row back; every
+    process must call this function. Inside `shared_embeddings()` (every `run_benchmarks` call) a dataset with a
+    `cache_key` is embedded once per field: what an earlier call embedded for the same key (its first n samples) is reused."""
+    names = [f for f in FIELDS if f in expand_fields([*fields, "index"])]
+    n, key = len(dataset), getattr(dataset, "cache_key", None)
+    if n < 1: raise ValueError("cannot embed an empty dataset")
+    if not _SHARED or key is None: return _embed_all(model, dataset, names, batch_size, accelerator, num_workers)
+    store = _store(model, key)
+    have = {k: v[:n] for k, v in store.items() if k in names and len(v) >= n}
+    todo = [f for f in FIELDS if f in expand_fields([k for k in names if k not in have])]   # with their companions
+    new = _embed_all(model, dataset, todo, batch_size, accelerator, num_workers) if todo else {}
+    for k, v in new.items():
+        if len(store.get(k, ())) < n: store[k] = v
+    return {k: new[k] if k in new else have[k] for k in names}
 
 
 # %% ../../nbs/80_eval.suite.ipynb #44d95c36
