@@ -10,7 +10,7 @@ import torch
 from torch import nn
 from ..core.config import doc
 from ..core.hiershapes import HierShapes, TAXONOMY, parse
-from ..eval.suite import EvalCfg, benchmark_params, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import EvalCfg, benchmark_params, check_paths, embed_dataset, encode_texts, register_benchmark
 from ..core.radial import RadialGeometry, radial_geometry
 from .losses import ROOT_VARIANTS, ec_loss, make_root, re_loss, re_pair_angles, reg_loss
 from .metrics import breeds_recall, hierarchical_retrieval, hyperlex_benchmark
@@ -19,7 +19,7 @@ from ..core.registry import Method, register_method
 
 # %% auto #0
 __all__ = ['BREEDS_PROMPT', 'text_tower_parameters', 'REParams', 'frozen_text_tower', 're_step_loss', 'RE', 'REBenchParams',
-           're_benchmark']
+           'check_re', 're_benchmark']
 
 # %% ../../nbs/12_radial_emb.method.ipynb #74e734de
 def text_tower_parameters(model: nn.Module) -> list:
@@ -117,16 +117,11 @@ def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, acceler
     out[f"{prefix}tau_d"] = r["tau_d"]
     return out
 
-# %% ../../nbs/12_radial_emb.method.ipynb #9a364ed9
-BREEDS_PROMPT = "a photo of a {}"
-"How BREEDS labels are said to the text tower (c_x is the image's similarity to this prompt)."
-
-def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
-    "BREEDS ordered-pair R@1/R@5 (RE sec. 6.1) from the BREEDS info files and an ImageNet-style image folder."
-    rp = benchmark_params(cfg, "re")
+# %% ../../nbs/12_radial_emb.method.ipynb #6f7dc4e5
+def _breeds_files(rp) -> tuple[list, list, list]:
+    "(label texts, image files, true label pair per image) of the BREEDS task that the `eval.re` group `rp` names."
     from pathlib import Path
     from argent_nb.datasets.breeds import breeds_label_pairs, read_breeds_hierarchy
-    from argent_nb.datasets.common import load_image
     from argent_nb.radial_emb.metrics import breeds_label_set
     if not rp.breeds_images: raise ValueError("eval.re.breeds needs eval.re.breeds_images: an ImageNet-style folder <root>/<wnid>/<files>")
     subset = rp.breeds_subset[0] if len(rp.breeds_subset) == 1 and not rp.breeds_subset[0].startswith("n") else rp.breeds_subset
@@ -138,6 +133,16 @@ def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
         fs = sorted(f for f in folder.glob("*") if f.is_file())[:rp.breeds_per_class] if folder.is_dir() else []
         if not fs: raise FileNotFoundError(f"BREEDS: no images for class {p.fine!r} ({p.fine_wnid}) in {folder}")
         files += fs; true += [index[k]] * len(fs)
+    return labels, files, true
+
+# %% ../../nbs/12_radial_emb.method.ipynb #a7536e32
+BREEDS_PROMPT = "a photo of a {}"
+"How BREEDS labels are said to the text tower (c_x is the image's similarity to this prompt)."
+
+def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
+    "BREEDS ordered-pair R@1/R@5 (RE sec. 6.1) from the BREEDS info files and an ImageNet-style image folder."
+    from argent_nb.datasets.common import load_image
+    labels, files, true = _breeds_files(benchmark_params(cfg, "re"))
     dev = next(model.parameters()).device
     with torch.no_grad():
         img = torch.cat([model.encode_image(torch.stack([load_image(f, cfg.image_size) for f in files[i:i + cfg.batch_size]]).to(dev)).float().cpu()
@@ -157,8 +162,24 @@ class REBenchParams:
     breeds_subset: list[str] = doc(["entity13"], "a BREEDS subset name, or the superclass wnids of the task")
     breeds_per_class: int = doc(10, "images per fine class for BREEDS")
 
+# %% ../../nbs/12_radial_emb.method.ipynb #99abe686
+def check_re(cfg, rp: REBenchParams) -> None:
+    """What `check_eval` runs for `eval.re` before a run writes anything: each file the group names is read and checked
+    as the benchmark will read it, and the first images of each image set are decoded."""
+    from argent_nb.datasets.common import open_first_images
+    for k, need in (("hierarcaps_images", "hierarcaps"), ("breeds_images", "breeds")):
+        if getattr(rp, k) and not getattr(rp, need): raise ValueError(f"{k}: set, but eval.re.{need} is not")
+    def _hierarcaps(v):
+        from argent_nb.datasets.hierarcaps import HierarCaps
+        hc = HierarCaps(v, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size)
+        if rp.hierarcaps_images: open_first_images([hc.image_path(i) for i in range(min(2, len(hc)))])
+    def _hyperlex(v):
+        from argent_nb.datasets.hyperlex import read_hyperlex
+        read_hyperlex(v)
+    check_paths(rp, hierarcaps=_hierarcaps, hyperlex=_hyperlex, breeds=lambda v: open_first_images(_breeds_files(rp)[1]))
+
 # %% ../../nbs/12_radial_emb.method.ipynb #75647c89
-@register_benchmark("re", Params=REBenchParams)
+@register_benchmark("re", Params=REBenchParams, check=check_re)
 def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     "RE benchmarks: hierarchical retrieval and BREEDS-style pairs on HierShapes, + HierarCaps / HyperLex files if set."
     rp = benchmark_params(cfg, "re")
