@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import Tensor
 
 from ..core.geometry import CosineGeometry, Geometry
@@ -18,11 +19,10 @@ from ..core.lorentz import exp_map0, from_poincare, log_map0, lorentz_distance, 
 from .pep import _threads, entailment_geometry
 from .suite import EvalCfg, embed_dataset, register_benchmark
 
-
 # %% auto #0
 __all__ = ['COMPONENTS', 'component_embeddings', 'embedding_norms', 'component_norms', 'plot_norms', 'busemann', 'horo_project',
            'poincare_distance', 'projected_variance', 'tangent_pca', 'HoroPCA', 'project_2d', 'plot_projection',
-           'norms_benchmark']
+           'mean_pairwise_cosine', 'effective_rank', 'collapse_diagnostics', 'norms_benchmark']
 
 # %% ../../nbs/84_eval.norms.ipynb #ea2bbadc
 COMPONENTS = ("image", "image_box", "text", "text_box")
@@ -216,16 +216,54 @@ def plot_projection(coords: Mapping[str, Tensor], disk: bool = True, ax=None, ti
     ax.set_aspect("equal"); ax.set_title(title); ax.legend(fontsize=7, markerscale=2)
     return ax
 
+# %% ../../nbs/84_eval.norms.ipynb #323537b6
+def mean_pairwise_cosine(x: Tensor, valid: Tensor | None = None, eps: float = 1e-12) -> Tensor:
+    """Mean cosine over ordered pairs i != j of the rows of `x` [n, D] (those marked `valid`): 1 when every row points the
+    same way (directional collapse), about 0 for isotropic directions, >= -1/(n-1) always. Computed as
+    (||sum_i u_i||^2 - n) / (n (n - 1)) with u_i = x_i / ||x_i|| (differentiable; half precision in float32); nan if n < 2."""
+    if x.ndim != 2: raise ValueError(f"x: expected [n, D] embeddings, got shape {tuple(x.shape)}")
+    u = F.normalize(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x, dim=-1, eps=eps)
+    if valid is not None: u = u[valid.to(torch.bool)]
+    n = u.shape[0]
+    return ((u.sum(0) ** 2).sum() - n) / (n * (n - 1)) if n > 1 else u.new_tensor(float("nan"))
+
+# %% ../../nbs/84_eval.norms.ipynb #0d36a8af
+def effective_rank(x: Tensor, eps: float = 1e-12) -> float:
+    """Effective rank (Roy & Vetterli 2007) of the directions of the rows of `x` [n, D]: exp of the Shannon entropy of
+    the singular values of the uncentred matrix of unit rows, normalised to sum 1. Exactly 1 for a rank-1 set (every
+    direction +-u), k for k orthonormal directions used equally often, near min(n, D) for isotropic directions.
+    Singular values below the numerical rank's cut (sigma_max * max(n, D) * float64 eps) count as 0."""
+    if x.ndim != 2 or len(x) < 1: raise ValueError(f"x: expected [n >= 1, D] embeddings, got shape {tuple(x.shape)}")
+    u = F.normalize(x.detach().double(), dim=-1, eps=eps)
+    s = torch.linalg.svdvals(u)
+    s = s[s > s.max() * max(u.shape) * torch.finfo(torch.float64).eps]
+    if not len(s): raise ValueError("x: every row is zero, its directions are undefined")
+    p = s / s.sum()
+    return float(torch.exp(-(p * p.log()).sum()))
+
+# %% ../../nbs/84_eval.norms.ipynb #31d297c3
+def collapse_diagnostics(components: Mapping[str, Tensor]) -> dict[str, float]:
+    """Directional collapse of each component (e.g. `component_embeddings`): `cos_<k>`, the mean pairwise cosine of its
+    directions (1: all the same), and `erank_<k>`, their effective rank (1: one line). Directions are the stored
+    vectors': Lorentz space components (from the origin, the cones' root), Euclidean embeddings as cosine compares them."""
+    out = {}
+    for k, v in components.items():
+        out[f"cos_{k}"] = float(mean_pairwise_cosine(v.detach().double()))
+        out[f"erank_{k}"] = effective_rank(v)
+    return out
+
 # %% ../../nbs/84_eval.norms.ipynb #f5442568
 @register_benchmark("norms")
 def norms_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    "Median norm per component, fraction of parents inside the norm boundary, and (with `cfg.plots_dir`) the figures."
+    """Median norm per component, fraction of parents inside the norm boundary, the collapse diagnostic per component
+    (`norm_cos_<k>`, `norm_erank_<k>`), and (with `cfg.plots_dir`) the figures."""
     n = min(cfg.n, 300)
     ds = HierShapes(cfg.split, n=n, seed=cfg.seed, image_size=cfg.image_size)
     geo = entailment_geometry(model, accelerator)
     comps = component_embeddings(model, ds, cfg.batch_size, accelerator)
     norms = component_norms(comps, geo)
     out = {f"norm_median_{k}": float(np.median(v)) for k, v in norms.items()}
+    out.update({f"norm_{k}": v for k, v in collapse_diagnostics(comps).items()})
     boundary = float(torch.as_tensor(geo.norm_boundary()).detach()) if hasattr(geo, "norm_boundary") else None
     if boundary is not None:
         parents = np.concatenate([norms[k] for k in ("text", "text_box", "image_box")])

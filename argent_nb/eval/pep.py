@@ -25,9 +25,10 @@ from .suite import EvalCfg, benchmark_params, embed_dataset, register_benchmark
 
 
 # %% auto #0
-__all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'PEP_FIELDS', 'pep_probability', 'pep_scores', 'entailment_geometry', 'pep_report',
-           'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps', 'plot_pep', 'pep_hiershapes',
-           'PEPParams', 'pep_benchmark']
+__all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'HEADLINE', 'PEP_FIELDS', 'pep_probability', 'pep_scores',
+           'entailment_geometry', 'pep_report', 'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps',
+           'matched_pairs', 'pep_paired', 'pep_summary', 'plot_pep', 'plot_pep_paired', 'pep_hiershapes', 'PEPParams',
+           'pep_benchmark']
 
 # %% ../../nbs/82_eval.pep.ipynb #7aa1c816
 def pep_probability(angle):
@@ -108,6 +109,22 @@ def entailment_geometry(model, accelerator=None) -> Geometry:
     return radial_geometry(model, **kw)
 
 
+# %% ../../nbs/82_eval.pep.ipynb #094ea568
+def _groups(y: np.ndarray, fam: np.ndarray | None, knd: np.ndarray | None) -> list[tuple[str, np.ndarray, str]]:
+    """(name, mask, what) of the groups `pep_report` scores: each family ("family": its true and false pairs), each
+    negative kind ("kind": every true pair and that kind's false pairs) and, for a family with false pairs of several
+    kinds, each of them ("cross", named `F_K`: the family's true pairs and its false pairs of kind K)."""
+    out = [] if fam is None else [(f, fam == f, "family") for f in dict.fromkeys(fam)]
+    if knd is None: return out
+    kinds = list(dict.fromkeys(knd[~y]))
+    clash = set(kinds) & {g for g, _, _ in out}
+    if clash: raise ValueError(f"kind and family names must differ, both have {sorted(clash)}")
+    out += [(k, y | (knd == k), "kind") for k in kinds]
+    for f in ([] if fam is None else dict.fromkeys(fam)):
+        fk = [k for k in kinds if ((fam == f) & (knd == k) & ~y).any()]
+        if len(fk) > 1: out += [(f"{f}_{k}", (fam == f) & (y | (knd == k)), "cross") for k in fk]
+    return out
+
 # %% ../../nbs/82_eval.pep.ipynb #d2efc3cc
 def _labels(x, n: int, name: str) -> np.ndarray:
     x = np.asarray(x.detach().cpu() if isinstance(x, Tensor) else x)
@@ -116,8 +133,10 @@ def _labels(x, n: int, name: str) -> np.ndarray:
 
 
 def pep_report(p, labels, family=None, kind=None) -> dict[str, float]:
-    """AUC-ROC, AP and pEnt of PEP probabilities `p` [P] against the truth `labels` [P] (bool), overall and per
-    `family` and per negative `kind` (string labels [P], optional). Groups with a single class get no AUC/AP key."""
+    """AUC-ROC, AP and pEnt of PEP probabilities `p` [P] against the truth `labels` [P] (bool): overall (`auc`, `ap`,
+    `pent`), per `family` (`auc_F`, `ap_F`, `pent_F`), per negative `kind` (`auc_K`, `ap_K`: every true pair against
+    kind K's false pairs; `pfalse_K`: their mean p) and per family and kind where a family has false pairs of several
+    kinds (`auc_F_K`, `ap_F_K`). `family`, `kind`: string labels [P], optional. Single-class groups get no AUC/AP."""
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
     if p.ndim != 1: raise ValueError(f"p must be 1-D, got shape {p.shape}")
     if not np.isfinite(p).all(): raise ValueError("p contains non-finite values")
@@ -126,18 +145,11 @@ def pep_report(p, labels, family=None, kind=None) -> dict[str, float]:
         raise ValueError(f"PEP needs true and false pairs; got {int(y.sum())} true of {len(y)}")
     out = {"auc": roc_auc_score(y, p), "ap": average_precision_score(y, p), "pent": p[y].mean(),
            "pos_frac": y.mean(), "n_pairs": len(p)}
-    groups = []                                            # (name, mask, is a family)
-    if family is not None:
-        fam = _labels(family, len(p), "family").astype(str)
-        groups += [(f, fam == f, True) for f in dict.fromkeys(fam)]
-    if kind is not None:
-        knd = _labels(kind, len(p), "kind").astype(str)
-        kinds = list(dict.fromkeys(knd[~y]))
-        clash = set(kinds) & {g for g, _, _ in groups}
-        if clash: raise ValueError(f"kind and family names must differ, both have {sorted(clash)}")
-        groups += [(k, y | (knd == k), False) for k in kinds]
-    for g, m, is_family in groups:
-        if is_family and y[m].any(): out[f"pent_{g}"] = p[m & y].mean()
+    fam = None if family is None else _labels(family, len(p), "family").astype(str)
+    knd = None if kind is None else _labels(kind, len(p), "kind").astype(str)
+    for g, m, what in _groups(y, fam, knd):
+        if what == "family" and y[m].any(): out[f"pent_{g}"] = p[m & y].mean()
+        if what == "kind": out[f"pfalse_{g}"] = p[m & ~y].mean()
         if y[m].any() and not y[m].all():
             out[f"auc_{g}"], out[f"ap_{g}"] = roc_auc_score(y[m], p[m]), average_precision_score(y[m], p[m])
     return {k: float(v) for k, v in out.items()}
@@ -314,20 +326,116 @@ def pep_hierarcaps(model, ds: HierarCaps, batch_size: int = 256, accelerator=Non
     pairs = hierarcaps_pairs(ds.items, images=images)
     return pairs.scores(emb, entailment_geometry(model, accelerator)), pairs
 
+# %% ../../nbs/82_eval.pep.ipynb #52454b0a
+FOIL_TABLES = {"tier_negatives": "tiers"}
+"Table of a contradiction's generic side -> table of the true text it contradicts, same row and slot (N_t -> P_t)."
+
+
+def matched_pairs(pairs: PEPPairs, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """(true pair indices [M], false pair indices [M]): each false pair of `kind` in `pairs` with the true pair it is made
+    from. A reversed pair (b, a) goes with the true pair (a, b); a contradiction (N, x) with the true pair (P, x) whose
+    generic side P is the text that N contradicts (`FOIL_TABLES`: same row and slot), e.g. (N_t, image) with
+    (P_t, image) and (N_t, P_s) with (P_t, P_s). False pairs with no such true pair, e.g. (N_t, P_t), are left out."""
+    if kind not in PAIR_KINDS[1:]: raise ValueError(f"kind must be one of {PAIR_KINDS[1:]}, got {kind!r}")
+    A = list(zip(pairs.a_table.tolist(), pairs.a_row.tolist(), pairs.a_slot.tolist()))
+    B = list(zip(pairs.b_table.tolist(), pairs.b_row.tolist(), pairs.b_slot.tolist()))
+    true = {(A[i], B[i]): i for i in np.flatnonzero(pairs.label)}
+    pos, neg = [], []
+    for j in np.flatnonzero(~pairs.label & (pairs.kind == kind)):
+        (ta, ra, sa), b = A[j], B[j]
+        key = (b, A[j]) if kind == "reversed" else ((FOIL_TABLES.get(ta), ra, sa), b)
+        if key in true: pos.append(true[key]); neg.append(j)
+    return np.asarray(pos, dtype=np.int64), np.asarray(neg, dtype=np.int64)
+
+# %% ../../nbs/82_eval.pep.ipynb #4e0d7fd0
+def pep_paired(p, pairs: PEPPairs) -> dict[str, float]:
+    """Paired PEP of probabilities `p` [P] of `pairs`: for each negative kind K, `paired_K`, the share of matched (true,
+    false) pairs (`matched_pairs`) in which the true pair has the higher p (a tie counts 1/2), `n_paired_K`, and
+    `paired_K_F` per family F where K's pairs span several families. Chance is 1/2. A kind with no matched pair gets
+    no key."""
+    p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
+    if p.shape != (len(pairs),): raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
+    out = {}
+    for kind in PAIR_KINDS[1:]:
+        pos, neg = matched_pairs(pairs, kind)
+        if not len(pos): continue
+        w = (p[pos] > p[neg]) + 0.5 * (p[pos] == p[neg])
+        out[f"paired_{kind}"], out[f"n_paired_{kind}"] = w.mean(), len(w)
+        fam = pairs.family[neg]
+        if len(set(fam.tolist())) > 1: out.update({f"paired_{kind}_{f}": w[fam == f].mean() for f in dict.fromkeys(fam)})
+    return {k: float(v) for k, v in out.items()}
+
+# %% ../../nbs/82_eval.pep.ipynb #32f9b8ac
+HEADLINE = ("paired_reversed", "paired_contradiction")
+"PEP's headline is the minimum of these two paired scores: direction and content (section 4 of `82_eval.pep`)."
+
+
+def pep_summary(p, pairs: PEPPairs) -> dict[str, float]:
+    """Everything PEP reports on `pairs` with probabilities `p` [P]: `pep_report` (pooled AUC/AP/pEnt, per family, per
+    negative kind), `pep_paired`, and `headline` = min(paired_reversed, paired_contradiction): does the model rank each
+    true pair above its own reverse (direction) and above its own contradiction (content)? Chance is 1/2. Pair sets
+    without both parts (no matched contradictions, e.g. the HierarCaps test CSV) get no `headline`."""
+    out = {**pairs.report(p), **pep_paired(p, pairs)}
+    if all(k in out for k in HEADLINE): out["headline"] = min(out[k] for k in HEADLINE)
+    return out
+
+# %% ../../nbs/82_eval.pep.ipynb #c242fc07
+def _pep_hists(ax, p: np.ndarray, y: np.ndarray, kind: np.ndarray, edges, reference: bool, prefix: str = ""):
+    "Density histograms of the true pairs and of each negative kind of one model (a reference model: dotted lines)."
+    colours = dict(zip(dict.fromkeys(kind[~y]), ("tab:red", "tab:purple", "tab:orange", "tab:gray")))
+    line = dict(histtype="step", ls=":", lw=1.5) if reference else dict(histtype="step", lw=1.8)
+    ax.hist(p[y], edges, density=True, color="tab:green", label=f"{prefix}true pairs (pEnt {p[y].mean():.3f})",
+            **(line if reference else dict(alpha=0.55)))
+    for k, c in colours.items():
+        m = ~y & (kind == k)
+        ax.hist(p[m], edges, density=True, color=c, label=f"{prefix}{k} (mean {p[m].mean():.3f})", **line)
+
+
+def _truth(pairs_or_labels, kind=None) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(pairs_or_labels, PEPPairs): return pairs_or_labels.label, pairs_or_labels.kind
+    y = np.asarray(pairs_or_labels, bool)
+    return y, (np.where(y, "positive", "negative") if kind is None else np.asarray(kind).astype(str))
+
 # %% ../../nbs/82_eval.pep.ipynb #462741f4
-def plot_pep(p, pairs_or_labels, kind=None, ax=None, bins: int = 40, title: str | None = None):
-    "Histograms of PEP probabilities `p`: true pairs against each negative kind (from a `PEPPairs` or labels + kinds)."
+def plot_pep(p, pairs_or_labels, kind=None, ax=None, bins: int = 40, title: str | None = None, reference=None,
+             reference_label: str = "untrained"):
+    """Histograms of PEP probabilities `p`: true pairs against each negative kind (from a `PEPPairs` or labels + kinds).
+    `reference`: (p, pairs or labels[, kinds]) of a reference model, the untrained one of the same architecture, drawn
+    dotted beside them. With `PEPPairs`, the legend's title gives the headline (`pep_summary`) of each."""
     import matplotlib.pyplot as plt
-    if isinstance(pairs_or_labels, PEPPairs): y, kind = pairs_or_labels.label, pairs_or_labels.kind
-    else: y = np.asarray(pairs_or_labels, bool); kind = np.where(y, "positive", "negative") if kind is None else np.asarray(kind)
-    p = np.asarray(p)
     ax = ax or plt.subplots(figsize=(5, 3))[1]
-    edges = np.linspace(0, 1, bins + 1)
-    ax.hist(p[y], edges, density=True, alpha=0.6, label=f"true pairs (pEnt {p[y].mean():.3f})", color="tab:green")
-    for k, c in zip(dict.fromkeys(np.asarray(kind)[~y]), ("tab:red", "tab:purple", "tab:orange", "tab:gray")):
-        m = ~y & (np.asarray(kind) == k)
-        ax.hist(p[m], edges, density=True, histtype="step", lw=1.8, color=c, label=f"{k} (mean {p[m].mean():.3f})")
-    ax.set(xlabel="p(a, b)", ylabel="density", title=title); ax.legend(fontsize=7)
+    edges, heads = np.linspace(0, 1, bins + 1), []
+    models = [(p, pairs_or_labels, kind, False, "")]
+    if reference is not None: models.append((reference[0], reference[1], reference[2] if len(reference) > 2 else None, True, f"{reference_label}: "))
+    for q, truth, knd, ref, prefix in models:
+        q = np.asarray(q.detach().cpu() if isinstance(q, Tensor) else q, dtype=np.float64)
+        _pep_hists(ax, q, *_truth(truth, knd), edges, ref, prefix)
+        h = pep_summary(q, truth).get("headline") if isinstance(truth, PEPPairs) else None
+        if h is not None: heads.append(f"{prefix or 'headline: '}{h:.3f}")
+    ax.set(xlabel="p(a, b)", ylabel="density", title=title)
+    ax.legend(fontsize=6, title=("headline " + ", ".join(heads).replace("headline: ", "")) if heads else None, title_fontsize=7)
+    return ax
+
+# %% ../../nbs/82_eval.pep.ipynb #82d3e5e0
+def plot_pep_paired(p, pairs: PEPPairs, ax=None, bins: int = 40, title: str | None = None, reference=None,
+                    reference_label: str = "untrained"):
+    """Histograms of the paired differences p(true pair) - p(its matched false pair) (`matched_pairs`), one per negative
+    kind; the paired scores (`pep_paired`) are the shares above 0. `reference`: (p, pairs) of a reference model (the
+    untrained one), drawn dotted."""
+    import matplotlib.pyplot as plt
+    ax = ax or plt.subplots(figsize=(5, 3))[1]
+    edges = np.linspace(-1, 1, bins + 1)
+    for q, prs, ref in [(p, pairs, False)] + ([(*reference[:2], True)] if reference is not None else []):
+        q = np.asarray(q.detach().cpu() if isinstance(q, Tensor) else q, dtype=np.float64)
+        for kind, c in zip(PAIR_KINDS[1:], ("tab:red", "tab:purple")):
+            pos, neg = matched_pairs(prs, kind)
+            if not len(pos): continue
+            d = q[pos] - q[neg]
+            share = float(((d > 0) + 0.5 * (d == 0)).mean())
+            ax.hist(d, edges, density=True, histtype="step", color=c, ls=":" if ref else "-", lw=1.5 if ref else 1.8,
+                    label=f"{reference_label + ': ' if ref else ''}{kind} (paired {share:.3f})")
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set(xlabel="p(true pair) - p(its reverse or contradiction)", ylabel="density", title=title); ax.legend(fontsize=6)
     return ax
 
 # %% ../../nbs/82_eval.pep.ipynb #927ca684
@@ -349,7 +457,10 @@ def pep_hiershapes(model, cfg: EvalCfg, accelerator=None) -> tuple[np.ndarray, P
 
 # %% ../../nbs/82_eval.pep.ipynb #25f5e274
 def _pep_keys(report: Mapping[str, float], prefix: str) -> dict[str, float]:
-    keep = ["auc", "ap", "pent"] + [f"auc_{g}" for g in (*PAIR_FAMILIES, *PAIR_KINDS[1:])]
+    F, K = PAIR_FAMILIES, PAIR_KINDS[1:]
+    keep = ["headline", "auc", "ap", "pent", *(f"{m}_{f}" for f in F for m in ("auc", "ap", "pent")),
+            *(f"{m}_{k}" for k in K for m in ("auc", "ap", "pfalse", "paired")),
+            *(f"{m}_{f}_{k}" for f in F for k in K for m in ("auc", "ap")), *(f"paired_{k}_{f}" for k in K for f in F)]
     return {f"{prefix}{k}": report[k] for k in keep if k in report}
 
 
@@ -362,13 +473,14 @@ class PEPParams:
 
 @register_benchmark("pep", Params=PEPParams)
 def pep_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    """PEP AUC-ROC, AP and pEnt on HierShapes oracle pairs, overall, per family and per negative kind (SPEC 5.3).
+    """PEP on HierShapes oracle pairs (SPEC 5.3): the headline (paired direction and content, section 4), AUC-ROC, AP
+    and pEnt overall, per family and per negative kind, and the paired scores.
     With `eval.pep.hierarcaps` also on the HierarCaps test CSV (`pep_hierarcaps_*`; text-image pairs too with
     `eval.pep.hierarcaps_images`), with `eval.pep.hierarcaps_train` on the first `cfg.n` rows of the train CSV
     (`pep_hierarcaps_train_*`, contradictions included)."""
     pp = benchmark_params(cfg, "pep")
     p, pairs = pep_hiershapes(model, cfg, accelerator)
-    out = _pep_keys(pairs.report(p), "pep_")
+    out = _pep_keys(pep_summary(p, pairs), "pep_")
     real = {}
     if pp.hierarcaps:
         real["pep_hierarcaps_"] = HierarCaps(pp.hierarcaps, "test", image_root=pp.hierarcaps_images, image_size=cfg.image_size,
@@ -377,5 +489,5 @@ def pep_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
         real["pep_hierarcaps_train_"] = HierarCaps(pp.hierarcaps_train, "train", n=cfg.n, fields=["tiers"])
     for prefix, ds in real.items():
         p, pairs = pep_hierarcaps(model, ds, cfg.batch_size, accelerator)
-        out.update(_pep_keys(pairs.report(p), prefix))
+        out.update(_pep_keys(pep_summary(p, pairs), prefix))
     return out
