@@ -4,42 +4,42 @@
 
 # %% ../nbs/50_train.ipynb #66a82289
 from __future__ import annotations
-import dataclasses, itertools, json, math, os, shutil, sys, time
+import dataclasses, hashlib, itertools, json, math, os, shutil, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
-from .core.config import ConfigError, config_help, doc, load_config, save_config
+from .core.config import ConfigError, config_help, doc, load_config, save_config, validate
 from .core.data import Collator, check_fields
 from .core.metrics import results_table
-from .core.models import build_model, unwrap_model
-from .core.registry import DATASETS, METHODS, Method, get_method, params_group
-from .eval.suite import check_benchmarks, eval_config_class, run_benchmarks, write_json
+from .core.models import build_model, checkpoint_problem, unwrap_model, write_checksums
+from .core.registry import DATASETS, HEADS, METHODS, Method, get_method, params_group
+from .eval.suite import check_eval, eval_config_class, run_benchmarks, write_json
 
 # %% auto #0
 __all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_config', 'build_dataset', 'EpochSampler',
            'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState', 'save_checkpoint',
-           'latest_checkpoint', 'MetricsLog', 'SetupError', 'Run', 'setup', 'run_steps', 'plot_run', 'finish', 'train',
-           'parse_args', 'main']
+           'latest_checkpoint', 'MetricsLog', 'SetupError', 'Run', 'cpu_threads', 'setup', 'train_step', 'run_steps',
+           'plot_run', 'finish', 'train', 'parse_args', 'main']
 
 # %% ../nbs/50_train.ipynb #392bcc5c
 @dataclass
 class RunCfg:
     dir: str | None = doc(None, "run folder; default runs/<method>-<time>")
-    seed: int = doc(0, "seed of model init, data order and everything random")
+    seed: int = doc(0, "seed of model init, data order and everything random", min=0)
 
 # %% ../nbs/50_train.ipynb #7aa68aaa
 @dataclass
 class DataCfg:
-    name: str = doc(DATASETS.default, "training dataset (registered in DATASETS)")
+    name: str = doc(DATASETS.default, "training dataset (registered in DATASETS)", choices=lambda: tuple(sorted(DATASETS)))
     split: str = doc("train", "split to train on")
-    n: int | None = doc(None, "number of training samples (None: the split's default size)")
-    seed: int = doc(0, "dataset seed (HierShapes: sample i is a function of (seed, split, i))")
-    image_size: int = doc(64, "rendered image size; the model resizes to its own input size")
-    batch_size: int = doc(64, "batch size per process")
-    num_workers: int = doc(0, "DataLoader workers")
+    n: int | None = doc(None, "number of training samples (None: the split's default size)", min=1)
+    seed: int = doc(0, "dataset seed (HierShapes: sample i is a function of (seed, split, i))", min=0)
+    image_size: int = doc(64, "rendered image size; the model resizes to its own input size", min=8)
+    batch_size: int = doc(64, "batch size per process", min=1)
+    num_workers: int = doc(0, "DataLoader workers", min=0)
     path: str | None = doc(None, "data file or folder of a real dataset (e.g. a HierarCaps train CSV)")
     image_root: str | None = doc(None, "folder of a real dataset's images")
     augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
@@ -49,34 +49,36 @@ class DataCfg:
 class ModelCfg:
     arch: str = doc("argent-tiny", "open_clip architecture or a tiny config (argent-tiny, argent-micro)")
     pretrained: str | None = doc(None, "open_clip pretrained tag or a local weights file")
-    head: str | None = doc(None, "geometry head (euclidean | lorentz); None: the method's own (Method.head)")
+    head: str | None = doc(None, "geometry head; None: the method's own (Method.head)", choices=lambda: tuple(sorted(HEADS)))
     cache_dir: str | None = doc(None, "where pretrained weights are cached")
     init_from: str | None = doc(None, "run folder or checkpoint of this project to start from (stage 2)")
 
 # %% ../nbs/50_train.ipynb #549ed956
 @dataclass
 class OptimCfg:
-    lr: float = doc(5e-4, "peak learning rate (AdamW)")
-    weight_decay: float = doc(0.2, "AdamW weight decay (not on gains, biases, logit scale)")
-    betas: list[float] = doc([0.9, 0.98], "AdamW betas")
-    eps: float = doc(1e-6, "AdamW eps")
-    warmup_steps: int = doc(50, "linear warmup steps, then cosine decay to 0 (MERU)")
-    max_grad_norm: float | None = doc(None, "clip gradients to this norm")
-    schedule: str = doc("cosine", "cosine (after warmup, MERU) | constant (after warmup) | onecycle (torch OneCycleLR, peak at warmup_steps)")
+    lr: float = doc(5e-4, "peak learning rate (AdamW)", gt=0)
+    weight_decay: float = doc(0.2, "AdamW weight decay (not on gains, biases, logit scale)", min=0)
+    betas: list[float] = doc([0.9, 0.98], "AdamW betas", min=0, max=0.999999)
+    eps: float = doc(1e-6, "AdamW eps", gt=0)
+    warmup_steps: int = doc(50, "linear warmup steps, then cosine decay to 0 (MERU)", min=0)
+    max_grad_norm: float | None = doc(None, "clip gradients to this norm", gt=0)
+    schedule: str = doc("cosine", "cosine (after warmup, MERU) | constant (after warmup) | onecycle (torch OneCycleLR, peak at warmup_steps)",
+                        choices=("cosine", "constant", "onecycle"))
 
 # %% ../nbs/50_train.ipynb #751815df
 @dataclass
 class TrainCfg:
-    steps: int = doc(600, "optimizer steps")
-    epochs: float | None = doc(None, "if set, overrides steps: this many passes over the training data")
-    save_every: int = doc(200, "checkpoint every N steps (and at the end)")
-    keep: int = doc(2, "checkpoints to keep")
-    log_every: int = doc(10, "log metrics every N steps")
-    resume: str | None = doc(None, "'latest' to resume the run in run.dir, or a checkpoint folder")
-    mixed_precision: str | None = doc(None, "no | fp16 | bf16; None: Accelerate's config / launch flag")
-    grad_accum: int | None = doc(None, "gradient accumulation steps; None: Accelerate's config")
+    steps: int = doc(600, "optimizer steps", min=1)
+    epochs: float | None = doc(None, "if set, overrides steps: this many passes over the training data", gt=0)
+    save_every: int = doc(200, "checkpoint every N steps (and at the end)", min=1)
+    keep: int = doc(2, "checkpoints to keep (0: all)", min=0)
+    log_every: int = doc(10, "log metrics every N steps", min=1)
+    resume: str | None = doc(None, "'latest' to resume the run in run.dir (the newest intact checkpoint), or a checkpoint folder")
+    mixed_precision: str | None = doc(None, "None: Accelerate's config / launch flag", choices=("no", "fp16", "bf16", "fp8"))
+    grad_accum: int | None = doc(None, "gradient accumulation steps; None: Accelerate's config", min=1)
     eval_init: bool = doc(True, "also evaluate the model before training (an 'init' row in the table)")
     cpu: bool = doc(False, "force CPU even when a GPU is present")
+    threads: int | None = doc(None, "torch threads per process; None: on the CPU, the usable cores / processes on this machine (also under `accelerate launch`, which sets OMP_NUM_THREADS=1 unless told), unless you set OMP_NUM_THREADS", min=1)
     log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
 
 # %% ../nbs/50_train.ipynb #4f9e16c7
@@ -152,7 +154,7 @@ def _ckpt_name(step: int) -> str: return f"step_{step:07d}"
 
 # %% ../nbs/50_train.ipynb #8b127511
 def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2) -> Path:
-    "Atomically save the full training state as `run_dir/checkpoints/step_N`; prune to the newest `keep`."
+    "Atomically save the full training state as `run_dir/checkpoints/step_N` with its checksums; prune to the newest `keep`."
     root = Path(run_dir) / "checkpoints"
     tmp, final = root / f".tmp-{_ckpt_name(step)}", root / _ckpt_name(step)
     if accelerator.is_main_process:
@@ -162,6 +164,7 @@ def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2) -> Pat
     accelerator.save_state(str(tmp), safe_serialization=True)
     accelerator.wait_for_everyone()
     if accelerator.is_main_process:
+        write_checksums(tmp)                                # sizes + SHA-256 of every file, checked on resume
         if final.exists(): shutil.rmtree(final)
         os.replace(tmp, final)
         ptr = root / "latest.tmp"; ptr.write_text(final.name); os.replace(ptr, root / "latest")
@@ -214,26 +217,47 @@ def _log_with(cfg) -> list[str]:
     return ["tensorboard"] if importlib.util.find_spec("tensorboard") else []
 
 # %% ../nbs/50_train.ipynb #28e36ae8
-def _resume_point(cfg, run_dir: Path) -> Path | None:
-    "The checkpoint to resume from (or None), or an error if the request and the run folder disagree."
+def _resume_point(cfg, run_dir: Path, say=None) -> Path | None:
+    """The checkpoint to resume from (or None), or an error if the request and the run folder disagree or the checkpoint
+    is damaged; `train.resume=latest` takes the newest intact checkpoint and says (`say`) which damaged ones it passed."""
     if cfg.train.resume is None:
         if latest_checkpoint(run_dir) is not None:
             raise FileExistsError(f"{run_dir} already holds checkpoints; pass train.resume=latest to continue it, or choose another run.dir")
         return None
-    resume = latest_checkpoint(run_dir) if cfg.train.resume == "latest" else Path(cfg.train.resume)
-    if resume is None or not resume.is_dir():
-        raise FileNotFoundError(f"train.resume={cfg.train.resume!r}: no checkpoint found "
-                                f"({'no ' + str(run_dir / 'checkpoints' / 'latest') if resume is None else str(resume) + ' is not a folder'})")
-    return resume
+    if cfg.train.resume != "latest":
+        resume = Path(cfg.train.resume)
+        if not resume.is_dir(): raise FileNotFoundError(f"train.resume={cfg.train.resume!r}: no checkpoint found ({resume} is not a folder)")
+        if problem := checkpoint_problem(resume): raise ValueError(f"train.resume={cfg.train.resume!r}: {problem}")
+        return resume
+    found = sorted((p for p in (run_dir / "checkpoints").glob("step_*") if p.is_dir()), reverse=True) if (run_dir / "checkpoints").is_dir() else []
+    if not found: raise FileNotFoundError(f"train.resume='latest': no checkpoint found (no {run_dir / 'checkpoints'}/step_N)")
+    damaged = []
+    for ckpt in found:
+        if (problem := checkpoint_problem(ckpt)) is None:
+            if damaged and say: say(f"train.resume=latest: passing damaged checkpoint(s) ({'; '.join(damaged)}); resuming from {ckpt.name}, the newest intact one")
+            return ckpt
+        damaged.append(problem)
+    raise ValueError(f"train.resume='latest': every checkpoint in {run_dir / 'checkpoints'} is damaged: {'; '.join(damaged)}")
+
+# %% ../nbs/50_train.ipynb #5743a95a
+def cpu_threads(threads: int | None, device_type: str, local_processes: int, env=os.environ) -> tuple[int | None, str]:
+    "(torch threads for this process or None to leave torch's count, why): see above."
+    if threads is not None: return threads, f"train.threads={threads}"
+    if device_type != "cpu": return None, f"{device_type} run: torch's default"
+    omp, launched = env.get("OMP_NUM_THREADS"), "ACCELERATE_DYNAMO_BACKEND" in env     # set by `accelerate launch` only
+    if omp and not (launched and omp == "1"): return None, f"OMP_NUM_THREADS={omp} from the environment"
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    n = max(1, cores // max(1, local_processes))
+    return n, f"{cores} cores / {local_processes} process(es) on this machine" + ("; accelerate launch's OMP_NUM_THREADS=1 overridden" if omp else "")
 
 # %% ../nbs/50_train.ipynb #713878a0
 def _check_request(cfg, method, dataset) -> None:
-    "Checks of values the builders accept but the run cannot use; raises ValueError naming the key."
-    check_benchmarks(cfg.eval.benchmarks)
-    lr_shape(cfg.optim.schedule)
+    """Every key's rules (a config built in code has not met them yet), the evaluation request with its data files
+    (`eval.suite.check_eval`), and what the builders accept but the run cannot use; raises naming the key."""
+    validate(cfg)
+    check_eval(cfg.eval)
     if cfg.data.augment and not getattr(dataset, "augments", False):
         raise ValueError(f"data.augment=true: dataset {cfg.data.name!r} has no training augmentations")
-    if cfg.data.batch_size < 1: raise ValueError(f"data.batch_size must be >= 1, got {cfg.data.batch_size}")
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
 
@@ -256,7 +280,7 @@ def _checked_request(cfg):
         run_dir = [cfg.run.dir or _default_run_dir(cfg)]
         broadcast_object_list(run_dir)                       # every process uses the main process's folder name
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
-        return acc, method, dataset, model, run_dir, _resume_point(cfg, run_dir)
+        return acc, method, dataset, model, run_dir, _resume_point(cfg, run_dir, acc.print)
     except (KeyError, ValueError, FileNotFoundError, FileExistsError, TypeError) as e:
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
@@ -264,7 +288,15 @@ def _checked_request(cfg):
 # %% ../nbs/50_train.ipynb #6b2f58e9
 def setup(cfg, quiet: bool = False) -> Run:
     "Check the whole request, then make the run folder, the model, optimiser, data and trackers (see above)."
-    acc, method, dataset, model, run_dir, resume = _checked_request(cfg)
+    from tqdm.auto import tqdm
+    bar = tqdm(total=2, desc="start-up", unit="phase", disable=quiet or os.environ.get("LOCAL_RANK", "0") != "0", delay=1,
+               postfix="checking the request, building the model and the data")    # shown if it takes over 1 s
+    try: acc, method, dataset, model, run_dir, resume = _checked_request(cfg)
+    except BaseException: bar.leave = False; bar.close(); raise                   # a mistake stays one line
+    bar.update(); bar.set_postfix_str("run folder, optimizer, data loader, trackers")
+    threads, why = cpu_threads(cfg.train.threads, acc.device.type, int(os.environ.get("LOCAL_WORLD_SIZE", acc.num_processes)))
+    if threads: torch.set_num_threads(threads)
+    if not quiet: acc.print(f"torch threads per process: {torch.get_num_threads()} ({why})")
     if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / "plots")   # benchmarks' figures go with the run
     stream = isinstance(dataset, IterableDataset)   # splits itself across processes and workers; not prepared
     if cfg.train.epochs is not None:
@@ -288,6 +320,7 @@ def setup(cfg, quiet: bool = False) -> Run:
     for obj in (sched, method, state): acc.register_for_checkpointing(obj)
     acc.project_configuration.logging_dir = str(run_dir)
     acc.init_trackers("tb")
+    bar.update(); bar.close()
     return Run(cfg, acc, method, dataset, model, opt, sched, dl, sampler, stream, state, run_dir, resume,
                (lambda *a: None) if quiet else acc.print, MetricsLog(run_dir, acc))
 
@@ -306,6 +339,22 @@ def _epoch_loader(run: Run, epoch: int, offset: int):
     if hasattr(dl, "set_epoch"): dl.set_epoch(epoch)
     return dl
 
+# %% ../nbs/50_train.ipynb #960afb0e
+def train_step(run: Run, batch) -> dict | None:
+    """One micro-batch of `run`: loss, backward, (gradient clipping,) optimizer. After the last micro-batch of an optimizer
+    step also the scheduler, the step count and the method's `after_step`; returns the detached loss parts then, else None."""
+    acc, cfg = run.acc, run.cfg
+    with acc.accumulate(run.model):
+        parts = run.method.loss(run.model, batch)
+        acc.backward(parts["loss"])
+        if acc.sync_gradients and cfg.optim.max_grad_norm: acc.clip_grad_norm_(run.model.parameters(), cfg.optim.max_grad_norm)
+        run.opt.step(); run.opt.zero_grad(set_to_none=True)
+    if not acc.sync_gradients: return None
+    run.sched.step(); run.state.step += 1
+    parts = {k: v.detach().mean() for k, v in parts.items()}        # stays on the device: no sync here
+    run.method.after_step(parts)
+    return parts
+
 # %% ../nbs/50_train.ipynb #c6f200df
 def run_steps(run: Run, quiet: bool = False) -> int:
     "Train until `train.steps` optimizer steps: log, evaluate, checkpoint on schedule; returns the last step."
@@ -321,16 +370,10 @@ def run_steps(run: Run, quiet: bool = False) -> int:
         for batch in _epoch_loader(run, epoch, offset):
             if run.stream: batch = batch.to(acc.device)
             state.batches += 1
-            with acc.accumulate(run.model):
-                parts = run.method.loss(run.model, batch)
-                acc.backward(parts["loss"])
-                if acc.sync_gradients and cfg.optim.max_grad_norm: acc.clip_grad_norm_(run.model.parameters(), cfg.optim.max_grad_norm)
-                run.opt.step(); run.opt.zero_grad(set_to_none=True)
+            parts = train_step(run, batch)
             seen += len(batch) * acc.num_processes
-            if not acc.sync_gradients: continue
-            run.sched.step(); state.step += 1; bar.update(1)
-            parts = {k: v.detach().mean() for k, v in parts.items()}        # stays on the device: no sync here
-            run.method.after_step(parts)
+            if parts is None: continue                                      # inside a gradient-accumulation step
+            bar.update(1)
             if state.step % tc.log_every == 0 or state.step == tc.steps:
                 mean = acc.reduce(parts["loss"].reshape(1).float(), "mean").item()
                 run.log({"step": state.step, "epoch": epoch, "lr": run.sched.get_last_lr()[0],
@@ -348,15 +391,14 @@ def run_steps(run: Run, quiet: bool = False) -> int:
 # %% ../nbs/50_train.ipynb #06035b7d
 def plot_run(run_dir: Path):
     "Loss and learning-rate curves from `metrics.jsonl` into `plots/loss.png`."
-    import matplotlib; matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure        # no pyplot: no backend to choose, a notebook's inline figures untouched
     rows = [json.loads(l) for l in open(Path(run_dir) / "metrics.jsonl") if l.strip()] if (Path(run_dir) / "metrics.jsonl").exists() else []
     rows = [r for r in rows if "loss" in r]
     if not rows: return
-    fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3))
+    fig = Figure(figsize=(9, 3)); a, b = fig.subplots(1, 2)
     a.plot([r["step"] for r in rows], [r["loss"] for r in rows]); a.set(xlabel="step", ylabel="loss", title="training loss")
     b.plot([r["step"] for r in rows], [r["lr"] for r in rows]); b.set(xlabel="step", ylabel="lr", title="learning rate")
-    fig.tight_layout(); fig.savefig(Path(run_dir) / "plots" / "loss.png", dpi=100); plt.close(fig)
+    fig.tight_layout(); fig.savefig(Path(run_dir) / "plots" / "loss.png", dpi=100)
 
 
 # %% ../nbs/50_train.ipynb #85a113f8
@@ -376,7 +418,7 @@ def finish(run: Run, results: dict) -> dict:
 
 # %% ../nbs/50_train.ipynb #c28c0fc7
 def _resume_records(run: Run) -> dict:
-    """On resume: `metrics.jsonl` cut back to the rows of steps <= the checkpoint's (main process, atomically), and the
+    """On resume (or a new start): `metrics.jsonl` cut back to the rows of steps <= the checkpoint's (0: none; main process, atomically), and the
     initial evaluation the first start saved (`eval_init.json`), or {} when it made none."""
     log, init = run.run_dir / "metrics.jsonl", run.run_dir / "eval_init.json"
     if run.acc.is_main_process and log.exists():
@@ -393,9 +435,11 @@ def train(cfg, quiet: bool = False) -> dict:
     if run.resume is not None:
         run.acc.load_state(str(run.resume)); run.say(f"resumed from {run.resume} at step {run.state.step}")
         if init := _resume_records(run): results["init"] = init
-    elif cfg.train.eval_init:
-        results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc)
-        if run.acc.is_main_process: write_json(results["init"], run.run_dir / "eval_init.json")   # for a resumed run's table
+    else:
+        _resume_records(run)    # a start over an attempt killed before its first checkpoint: that attempt's rows go
+        if cfg.train.eval_init:
+            results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc)
+            if run.acc.is_main_process: write_json(results["init"], run.run_dir / "eval_init.json")   # for a resumed run's table
     run_steps(run, quiet)
     return finish(run, results)
 

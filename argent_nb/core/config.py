@@ -4,7 +4,7 @@
 
 # %% ../../nbs/00_core.config.ipynb #535ad613
 from __future__ import annotations
-import dataclasses, math, types, typing
+import dataclasses, difflib, math, types, typing
 from dataclasses import field, fields, is_dataclass
 from pathlib import Path
 import yaml
@@ -120,7 +120,10 @@ def set_key(cfg, key: str, value):
     for i, p in enumerate(parts):
         names = [f.name for f in fields(node)]
         if p not in names:
-            raise ConfigError(f"unknown config key {key!r}; valid keys are:\n  " + "\n  ".join(config_keys(cfg)))
+            close = difflib.get_close_matches(key, config_keys(cfg), n=1, cutoff=0.75)
+            here = [".".join([*parts[:i], n]) for n in names]
+            raise ConfigError(f"unknown config key {key!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
+                              + f"; valid keys {'of ' + '.'.join(parts[:i]) + ' ' if i else ''}are: {', '.join(here)} (--help lists every key)")
         if i < len(parts) - 1:
             node = getattr(node, p)
             if not is_dataclass(node): raise ConfigError(f"{'.'.join(parts[:i + 1])} is a value, not a group, in {key!r}")
