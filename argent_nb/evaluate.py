@@ -329,9 +329,10 @@ def markdown_table(head: list[str], body: list[list[str]]) -> str:
 
 # %% ../nbs/51_evaluate.ipynb #86b21719
 FAMILIES = [("counts", r"(_excluded|_images|_count)$"), ("retrieval", r"^(i2t|t2i|pairs)_R@"), ("zero-shot", r"^(rank_)?zs_"),
-            ("image-to-image", r"^i2i_"), ("hierarchical retrieval", r"^(hier|taxo|hierarcaps)_"), ("PEP", r"^pep_"),
+            ("image-to-image", r"^i2i_"), ("hierarchical retrieval", r"^(hier|taxo|hierarcaps)_"),
+            ("PEP detail", r"^pep_(?!(headline|auc|ap|pent|paired_reversed|paired_contradiction)$)"), ("PEP", r"^pep_"),
             ("tree", r"^tree_"), ("norms", r"^norm"), ("foils", r"^foil_"), ("other", r"")]
-"Metric families of the figure (first match on the name, a benchmark prefix 'b/' dropped); 'counts' are not drawn."
+"Metric families of the figure (first match on the name, a benchmark prefix 'b/' dropped); 'counts' and 'PEP detail' (PEP per family and kind: in the table, not drawn) are not drawn."
 
 def metric_family(name: str) -> str:
     "The family of metric `name` in `FAMILIES`."
@@ -344,7 +345,7 @@ def plot_table(table: dict, path: str | Path | None = None, title: str = "evalua
     import matplotlib.pyplot as plt
     fams = {}
     for m in dict.fromkeys(m for r in table.values() for m in r["mean"]): fams.setdefault(metric_family(m), []).append(m)
-    fams.pop("counts", None)
+    for f in ("counts", "PEP detail"): fams.pop(f, None)
     labels = [l for l, r in table.items() if r["n"]]
     width = max([min(24.0, max(6.5, 0.12 * len(ms) * len(labels) + 1.5)) for ms in fams.values()] or [6.5])   # a panel's bars stay readable
     cols = 2 if len(fams) > 1 and width <= 8 else 1; nr = max(1, math.ceil(len(fams) / cols))

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import torch
-from sklearn.metrics import average_precision_score, roc_auc_score
 from torch import Tensor
 
 from ..core.config import doc
@@ -21,14 +20,15 @@ from ..core.geometry import CosineGeometry, Geometry
 from ..core.hiershapes import HierShapes, oracle_entails
 from ..core.radial import RadialGeometry, radial_geometry
 from ..datasets.hierarcaps import HierarCaps
-from .suite import EvalCfg, benchmark_params, embed_dataset, register_benchmark
+from .suite import EvalCfg, benchmark_params, check_paths, embed_dataset, register_benchmark
 
+from ..datasets.common import open_first_images
 
 # %% auto #0
 __all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'HEADLINE', 'PEP_FIELDS', 'pep_probability', 'pep_scores',
            'entailment_geometry', 'pep_report', 'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps',
            'matched_pairs', 'pep_paired', 'pep_summary', 'plot_pep', 'plot_pep_paired', 'pep_hiershapes', 'PEPParams',
-           'pep_benchmark']
+           'check_pep', 'pep_benchmark']
 
 # %% ../../nbs/82_eval.pep.ipynb #7aa1c816
 def pep_probability(angle):
@@ -137,6 +137,7 @@ def pep_report(p, labels, family=None, kind=None) -> dict[str, float]:
     `pent`), per `family` (`auc_F`, `ap_F`, `pent_F`), per negative `kind` (`auc_K`, `ap_K`: every true pair against
     kind K's false pairs; `pfalse_K`: their mean p) and per family and kind where a family has false pairs of several
     kinds (`auc_F_K`, `ap_F_K`). `family`, `kind`: string labels [P], optional. Single-class groups get no AUC/AP."""
+    from sklearn.metrics import average_precision_score, roc_auc_score   # here, not at import: --help stays light
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
     if p.ndim != 1: raise ValueError(f"p must be 1-D, got shape {p.shape}")
     if not np.isfinite(p).all(): raise ValueError("p contains non-finite values")
@@ -471,7 +472,18 @@ class PEPParams:
     hierarcaps_images: str | None = doc(None, "folder of the HierarCaps test images: image > tier pairs too")
     hierarcaps_train: str | None = doc(None, "HierarCaps train CSV whose first eval.n rows PEP scores, contradictions included")
 
-@register_benchmark("pep", Params=PEPParams)
+# %% ../../nbs/82_eval.pep.ipynb #d9ac0f9e
+def check_pep(cfg, pp: PEPParams) -> None:
+    """What `check_eval` runs for `eval.pep` before a run writes anything: the HierarCaps files read as the benchmark
+    reads them (the train CSV's first `eval.n` rows), and the first test images decoded."""
+    if pp.hierarcaps_images and not pp.hierarcaps: raise ValueError("hierarcaps_images: set, but eval.pep.hierarcaps is not")
+    def _test(v):
+        hc = HierarCaps(v, "test", image_root=pp.hierarcaps_images, image_size=cfg.image_size)
+        if pp.hierarcaps_images: open_first_images([hc.image_path(i) for i in range(min(2, len(hc)))])
+    check_paths(pp, hierarcaps=_test, hierarcaps_train=lambda v: HierarCaps(v, "train", n=cfg.n, fields=["tiers"]))
+
+# %% ../../nbs/82_eval.pep.ipynb #76a8af4e
+@register_benchmark("pep", Params=PEPParams, check=check_pep)
 def pep_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """PEP on HierShapes oracle pairs (SPEC 5.3): the headline (paired direction and content, section 4), AUC-ROC, AP
     and pEnt overall, per family and per negative kind, and the paired scores.
