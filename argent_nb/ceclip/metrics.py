@@ -20,13 +20,14 @@ from ..core.hiershapes import HierShapes
 from ..datasets.compositional import (SUGARCREPE_FILES, VALSE_INSTRUMENTS, VLC_CATEGORIES, CompImages, CompItem,
                                               load_aro, load_sugarcrepe, load_valse, load_vlchecklist)
 from ..eval.hiershapes import key_safe
-from ..eval.suite import EvalCfg, benchmark_params, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import EvalCfg, benchmark_params, check_paths, embed_dataset, encode_texts, register_benchmark
+from ..datasets.common import open_first_images
 
 # %% auto #0
 __all__ = ['ARO_SYMMETRIC_RELATIONS', 'strict_wins', 'group_accuracy', 'macro_accuracy', 'aro_accuracy', 'valse_keep',
            'first_per_source', 'selection', 'group_scores', 'compositional_correct', 'foil_accuracy',
            'hiershapes_foils', 'CECLIPBenchParams', 'load_compositional', 'evaluate_compositional',
-           'plot_foil_accuracy', 'ceclip_benchmark', 'ceclip_chance']
+           'plot_foil_accuracy', 'check_ceclip', 'ceclip_benchmark', 'ceclip_chance']
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #025846a9
 def _score_rows(x, name: str) -> list[np.ndarray]:
@@ -257,8 +258,23 @@ def plot_foil_accuracy(results: dict[str, dict], ax=None, title: str | None = No
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
+# %% ../../nbs/32_ceclip.metrics.ipynb #5e239c80
+def check_ceclip(cfg, p: CECLIPBenchParams) -> None:
+    """What `check_eval` runs for `eval.ceclip` before a run writes anything: every benchmark file set is read as the
+    benchmark reads it, and the first images of each are decoded."""
+    if not p.hiershapes and not any((p.aro, p.valse, p.vlchecklist, p.sugarcrepe)):
+        raise ValueError("hiershapes: false and no benchmark path set: eval.ceclip has nothing to evaluate")
+    for k in ("aro", "valse", "sugarcrepe"):
+        if getattr(p, f"{k}_images") and not getattr(p, k): raise ValueError(f"{k}_images: set, but eval.ceclip.{k} is not")
+    def first(items):
+        items = [it for v in items.values() for it in v][:2] if isinstance(items, dict) else list(items)[:2]
+        open_first_images([it.image for it in items], names=[f"{it.source} ({it.loc})" for it in items])
+    check_paths(p, aro=lambda v: first(load_aro(v, p.aro_images)), valse=lambda v: first(load_valse(v, p.valse_images)),
+                vlchecklist=lambda v: first(load_vlchecklist(v, p.vlchecklist_base)),
+                sugarcrepe=lambda v: first(load_sugarcrepe(v, p.sugarcrepe_images)))
+
 # %% ../../nbs/32_ceclip.metrics.ipynb #d5f96094
-@register_benchmark("ceclip", Params=CECLIPBenchParams)
+@register_benchmark("ceclip", Params=CECLIPBenchParams, check=check_ceclip)
 def ceclip_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """CE-CLIP's evaluation: HierShapes foil accuracy per hard-negative type on seen and novel compositions, and the
     compositional benchmarks whose paths are set in `eval.ceclip.*` (ARO, VALSE, VL-CheckList, SugarCrepe), each

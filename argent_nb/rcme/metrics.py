@@ -4,7 +4,7 @@
 
 # %% ../../nbs/21_rcme.metrics.ipynb #76e03315
 from __future__ import annotations
-import math
+import dataclasses, math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,13 +19,14 @@ from ..core.hiershapes import HierShapes
 from ..core.metrics import zero_shot_accuracy
 from ..core.radial import RadialGeometry, radial_geometry
 from ..eval.hiershapes import key_safe
-from ..eval.suite import EvalCfg, benchmark_params, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import EvalCfg, benchmark_params, check_paths, embed_dataset, encode_texts, register_benchmark
+from ..datasets.common import open_first_images
 from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, hierarchical_retrieval
 
 # %% auto #0
 __all__ = ['RCME_PARTS', 'rankwise_zero_shot', 'image_to_image_recall', 'hierarchical_f1', 'taxonomic_retrieval',
            'project_rank_embeddings', 'plot_rank_embeddings', 'rcme_chance', 'rcme_geometry', 'rank_text_table',
-           'one_per_leaf', 'rcme_scores', 'rcme_evaluate', 'RCMEBenchParams', 'rcme_benchmark']
+           'one_per_leaf', 'rcme_scores', 'rcme_evaluate', 'RCMEBenchParams', 'check_rcme', 'rcme_benchmark']
 
 # %% ../../nbs/21_rcme.metrics.ipynb #cae39bc0
 def _rank_names(rank_names, R: int) -> list[str]:
@@ -340,8 +341,25 @@ def _real_datasets(p: RCMEBenchParams, cfg: EvalCfg) -> list[tuple[str, object, 
         out.append(("hier_csv", HierRetrieval(p.hier_csv, image_root=p.hier_csv_images, **kw), dict(one_per_species=False, parts=["retrieval"])))
     return out
 
+# %% ../../nbs/21_rcme.metrics.ipynb #20ed387a
+_REAL = ("treeoflife", "inat21", "bioclip_rare", "hier_csv")
+
+def check_rcme(cfg, p: RCMEBenchParams) -> None:
+    """What `check_eval` runs for `eval.rcme` before a run writes anything: each real format read as the benchmark reads
+    it (`_real_datasets`), and its first images decoded."""
+    if not p.hiershapes and not any(getattr(p, k) for k in _REAL):
+        raise ValueError("hiershapes: false and no real-format path set: eval.rcme has nothing to evaluate")
+    for k in _REAL:
+        if getattr(p, f"{k}_images") and not getattr(p, k): raise ValueError(f"{k}_images: set, but eval.rcme.{k} is not")
+    def first(key):
+        def check(v):
+            (_, ds, _), = _real_datasets(dataclasses.replace(p, **{k: None for k in _REAL if k != key}), cfg)
+            open_first_images([ds.image_path(i) for i in range(min(2, len(ds)))])
+        return check
+    check_paths(p, **{k: first(k) for k in _REAL})
+
 # %% ../../nbs/21_rcme.metrics.ipynb #5784f8b7
-@register_benchmark("rcme", Params=RCMEBenchParams)
+@register_benchmark("rcme", Params=RCMEBenchParams, check=check_rcme)
 def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """RCME's evaluation (sec. 5.2): rank-wise zero-shot top-1, image-to-image R@1 per rank and hierarchical retrieval
     (tau, P, R, F1 of the means, mean per-image F1) on HierShapes single-object scenes and on the real formats set in
