@@ -16,8 +16,7 @@ from ..core.losses import contrastive_loss, masked_mean
 
 # %% auto #0
 __all__ = ['ADAENT_FORMS', 'HYCOCLIP_PAIRS', 'ENTAILMENT_REDUCTIONS', 'entailment_hinge', 'adaent_weight', 'adaent',
-           'norm_regulariser', 'mean_pairwise_cosine', 'uniformity', 'meru_loss', 'hycoclip_loss', 'argent_loss',
-           'pick_boxes']
+           'norm_regulariser', 'uniformity', 'meru_loss', 'hycoclip_loss', 'argent_loss', 'pick_boxes']
 
 # %% ../../nbs/40_argent.losses.ipynb #2cc3100d
 def entailment_hinge(parent: Tensor, child: Tensor, geometry: LorentzGeometry, aperture_factor: float = 1.0,
@@ -58,14 +57,7 @@ def norm_regulariser(points: Tensor, geometry: LorentzGeometry, valid: Tensor | 
     return masked_mean(F.relu(rb - torch.linalg.vector_norm(points, dim=-1)) ** 2, valid)
 
 # %% ../../nbs/40_argent.losses.ipynb #207da28b
-def mean_pairwise_cosine(x: Tensor, valid: Tensor | None = None, eps: float = 1e-12) -> Tensor:
-    """Mean cosine over ordered pairs i != j of the rows of `x` [n, D] (those marked `valid`): 1 when every row points the
-    same way (directional collapse). Computed as (||sum_i u_i||^2 - n) / (n (n - 1)) with u_i = x_i / ||x_i||; nan if n < 2."""
-    if x.ndim != 2: raise ValueError(f"x: expected [n, D] embeddings, got shape {tuple(x.shape)}")
-    u = F.normalize(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x, dim=-1, eps=eps)
-    if valid is not None: u = u[valid.to(torch.bool)]
-    n = u.shape[0]
-    return ((u.sum(0) ** 2).sum() - n) / (n * (n - 1)) if n > 1 else u.new_tensor(float("nan"))
+from ..eval.norms import mean_pairwise_cosine   # the collapse diagnostic of the norms benchmark (84_eval.norms), monitored here
 
 # %% ../../nbs/40_argent.losses.ipynb #2ca6b0fa
 def uniformity(x: Tensor, t: float = 2.0, eps: float = 1e-12) -> Tensor:
