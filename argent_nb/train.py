@@ -4,7 +4,7 @@
 
 # %% ../nbs/50_train.ipynb #66a82289
 from __future__ import annotations
-import dataclasses, hashlib, itertools, json, math, os, shutil, sys, time
+import dataclasses, itertools, json, math, os, shutil, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
