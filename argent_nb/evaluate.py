@@ -448,6 +448,14 @@ def run_request(req: Request, strict: bool = False, **kw) -> Comparison:
     finally:
         if stage is not None and stage.exists(): shutil.rmtree(stage, ignore_errors=True)
 
+# %% ../nbs/51_evaluate.ipynb #b8a5edda
+def _config_file(path: str | None) -> list[str]:
+    "The `--config` file's keys as `key=value` overrides (before the command line's); [] without one."
+    if path is None: return []
+    from argent_nb.eval.standard import yaml_overrides
+    try: return yaml_overrides(path)
+    except (OSError, ValueError, yaml.YAMLError) as e: raise ConfigError(f"--config {path}: {one_line(e)}") from e
+
 # %% ../nbs/51_evaluate.ipynb #ee190d71
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -457,6 +465,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="keys (key=value or eval.key=value; defaults shown; the first run's `eval` group and then the command line override them):\n"
                + config_help(eval_config_class()()) + f"\n\nbenchmarks: {sorted(BENCHMARKS)}; each has its own group of keys (`pep.*`, `re.*`, ...)")
     p.add_argument("items", nargs="+", metavar="RUN | key=value", help="run folders (holding config.yaml) or checkpoints inside them, and eval config overrides, e.g. n=500 split=novel")
+    p.add_argument("--config", default=None, help="yaml file of evaluation keys, nested by group (e.g. configs/eval_argent_table.yaml); the key=value arguments override it")
     p.add_argument("--out", default=None, help="output folder (default: a new evaluations/<timestamp>); with one run, a FILE.json writes only that run's record")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None, help="also evaluate each run's initial model (default: with several runs)")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error; stop at the first model that fails")
@@ -468,7 +477,7 @@ def main(argv: Sequence[str] | None = None) -> Comparison:
     a = _parser().parse_intermixed_args(argv)
     try:
         paths = [x for x in a.items if "=" not in x or Path(x).exists()]
-        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline)
+        try: req = check_request(paths, _config_file(a.config) + [x for x in a.items if x not in paths], a.out, a.baseline)
         except (ValueError, TypeError, OSError) as e:   # every check's kind: a mistake in the request
             if isinstance(e, (ConfigError, FileNotFoundError, DataFormatError)): raise
             raise ConfigError(one_line(e)) from e
