@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 import yaml
-from .core.config import ConfigError, apply, config_help, to_dict
+from .core.config import ConfigError, apply, config_help, flatten, load_config, to_dict
 from .core.metrics import results_table
 from .core.models import build_model, find_checkpoint
 from .core.registry import BENCHMARKS
@@ -77,21 +77,14 @@ def read_run(path: str | Path) -> RunSpec:
     return spec
 
 # %% ../nbs/51_evaluate.ipynb #61e93f4d
-def suite_config(spec: RunSpec, overrides: Sequence[str] = ()):
-    """The evaluation config: the `eval` group of `spec`'s run (less `plots_dir`, the trainer's figures folder), then
-    `key=value` overrides (a leading `eval.` is dropped, so the trainer's keys work too); errors name the file or key."""
+def suite_config(spec: RunSpec, overrides: Sequence[str] = (), config: str | Path | None = None):
+    """The evaluation config: the `eval` group of `spec`'s run (less `plots_dir`, the trainer's figures folder), then the
+    yaml file `config` (`--config`), then `key=value` overrides (a leading `eval.` is dropped, so the trainer's keys work
+    too); errors name the file or key."""
     group = {k: v for k, v in (spec.cfg.get("eval") or {}).items() if k != "plots_dir"}
     try: cfg = apply(eval_config_class()(), group)
     except ConfigError as e: raise ConfigError(f"{spec.run / 'config.yaml'}: its eval group: {one_line(e)}") from e
-    return apply(cfg, None, [o[5:] if o.startswith("eval.") else o for o in overrides])
-
-# %% ../nbs/51_evaluate.ipynb #0502874a
-def _flat(d: dict, pre: str = "") -> dict:
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict): out.update(_flat(v, f"{pre}{k}."))
-        else: out[f"{pre}{k}"] = v
-    return out
+    return load_config(cfg, config, [o[5:] if o.startswith("eval.") else o for o in overrides])
 
 # %% ../nbs/51_evaluate.ipynb #873216fd
 NOT_METHOD = ("run.seed", "run.dir", "train.resume")
@@ -99,7 +92,7 @@ NOT_METHOD = ("run.seed", "run.dir", "train.resume")
 
 def method_key(cfg: dict) -> dict:
     "The flattened run config less `NOT_METHOD` and the `eval` group: runs with equal keys differ only in their seed."
-    return {k: v for k, v in _flat(cfg).items() if k not in NOT_METHOD and not k.startswith("eval.")}
+    return {k: v for k, v in flatten(cfg).items() if k not in NOT_METHOD and not k.startswith("eval.")}
 
 # %% ../nbs/51_evaluate.ipynb #ec7fe0af
 def _label(key: dict, others: list[dict]) -> str:
@@ -172,13 +165,6 @@ class Entry:
     error: str | None = None
     note: str | None = None
 
-# %% ../nbs/51_evaluate.ipynb #85be89cf
-def _key_of(cfg, msg: str) -> str:
-    "`msg` prefixed with the benchmark key whose file it names (`re.hierarcaps: ...`), when one does."
-    for k, v in _flat(to_dict(cfg)).items():
-        if isinstance(v, str) and "/" in v and v in msg and not msg.startswith(k): return f"{k}: {msg}"
-    return msg
-
 # %% ../nbs/51_evaluate.ipynb #dfcb116b
 class EvalError(RuntimeError):
     "A model that cannot be evaluated (a missing or damaged checkpoint, a model its config cannot build)."
@@ -188,7 +174,7 @@ def evaluate_model(load: Callable, cfg, acc=None, strict: bool = False, what: st
     """(results, checkpoint, error) of one model: `load()` -> (model, checkpoint), `run_benchmarks`, and the model
     freed (with the GPU cache) before returning. A failure to load or evaluate comes back as `error` (with `strict`:
     raised, a load failure as `EvalError` naming `what`); a malformed data file named by `cfg` (`DataFormatError`:
-    every model would meet it) or a missing one is always raised, prefixed with the key that names it."""
+    every model would meet it) or a missing one is always raised (the benchmarks' checks catch most before any model loads)."""
     model = ckpt = None
     try:
         try: model, ckpt = load()
@@ -197,7 +183,7 @@ def evaluate_model(load: Callable, cfg, acc=None, strict: bool = False, what: st
             return None, None, f"cannot load: {one_line(e)}"
         dev = acc.device if acc is not None else torch.device("cuda" if torch.cuda.is_available() else "cpu")
         try: return run_benchmarks(model.to(dev), cfg, acc), ckpt, None
-        except (DataFormatError, FileNotFoundError) as e: raise type(e)(_key_of(cfg, one_line(e))) from e
+        except (DataFormatError, FileNotFoundError): raise           # a data file every model would meet: it names the file
         except Exception as e:
             if strict: raise
             return None, ckpt, f"evaluation failed: {type(e).__name__}: {one_line(e)}"
@@ -235,7 +221,8 @@ def _out_folder(out: str | None, now: datetime.datetime | None = None) -> Path:
     return p
 
 # %% ../nbs/51_evaluate.ipynb #1cc5bd27
-def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str | None = None, baseline: bool | None = None) -> Request:
+def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str | None = None, baseline: bool | None = None,
+                  config: str | None = None) -> Request:
     """Everything about a request that can be checked before a model is loaded or a file is written: the runs (folder,
     config; with one run, its checkpoint), the suite (`check_eval`: names, values, data files), the output places."""
     if not paths: raise ConfigError("give at least one run folder or checkpoint")
@@ -245,7 +232,7 @@ def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str 
         if k in seen: raise ConfigError(f"{s.path} is the same checkpoint as {seen[k]}: give each run once")
         seen[k] = s.path
     if len(specs) == 1 and specs[0].problem: raise FileNotFoundError(specs[0].problem)
-    cfg = suite_config(specs[0], overrides)
+    cfg = suite_config(specs[0], overrides, config)
     check_eval(cfg, prefix="")
     json_out = Path(out) if out is not None and str(out).endswith(".json") else None
     if json_out is not None and len(specs) > 1: raise ConfigError(f"--out {out}: several runs write a folder (tables, figures), not a .json file")
@@ -448,14 +435,6 @@ def run_request(req: Request, strict: bool = False, **kw) -> Comparison:
     finally:
         if stage is not None and stage.exists(): shutil.rmtree(stage, ignore_errors=True)
 
-# %% ../nbs/51_evaluate.ipynb #b8a5edda
-def _config_file(path: str | None) -> list[str]:
-    "The `--config` file's keys as `key=value` overrides (before the command line's); [] without one."
-    if path is None: return []
-    from argent_nb.eval.standard import yaml_overrides
-    try: return yaml_overrides(path)
-    except (OSError, ValueError, yaml.YAMLError) as e: raise ConfigError(f"--config {path}: {one_line(e)}") from e
-
 # %% ../nbs/51_evaluate.ipynb #ee190d71
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -477,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> Comparison:
     a = _parser().parse_intermixed_args(argv)
     try:
         paths = [x for x in a.items if "=" not in x or Path(x).exists()]
-        try: req = check_request(paths, _config_file(a.config) + [x for x in a.items if x not in paths], a.out, a.baseline)
+        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config)
         except (ValueError, TypeError, OSError) as e:   # every check's kind: a mistake in the request
             if isinstance(e, (ConfigError, FileNotFoundError, DataFormatError)): raise
             raise ConfigError(one_line(e)) from e

@@ -20,7 +20,7 @@ from ..core.hiershapes import HierShapes
 from ..datasets.compositional import (SUGARCREPE_FILES, VALSE_INSTRUMENTS, VLC_CATEGORIES, CompImages, CompItem,
                                               load_aro, load_sugarcrepe, load_valse, load_vlchecklist)
 from ..eval.hiershapes import key_safe
-from ..eval.suite import EvalCfg, benchmark_params, check_paths, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..datasets.common import open_first_images
 
 # %% auto #0
@@ -264,8 +264,7 @@ def check_ceclip(cfg, p: CECLIPBenchParams) -> None:
     benchmark reads it, and the first images of each are decoded."""
     if not p.hiershapes and not any((p.aro, p.valse, p.vlchecklist, p.sugarcrepe)):
         raise ValueError("hiershapes: false and no benchmark path set: eval.ceclip has nothing to evaluate")
-    for k in ("aro", "valse", "sugarcrepe"):
-        if getattr(p, f"{k}_images") and not getattr(p, k): raise ValueError(f"{k}_images: set, but eval.ceclip.{k} is not")
+    check_requires(p, **{f"{k}_images": k for k in ("aro", "valse", "sugarcrepe")})
     def first(items):
         items = [it for v in items.values() for it in v][:2] if isinstance(items, dict) else list(items)[:2]
         open_first_images([it.image for it in items], names=[f"{it.source} ({it.loc})" for it in items])

@@ -10,8 +10,8 @@ from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['ConfigError', 'doc', 'config_keys', 'check_value', 'set_key', 'apply', 'validate', 'load_config', 'to_dict',
-           'save_config', 'config_help']
+__all__ = ['ConfigError', 'doc', 'config_keys', 'check_value', 'set_key', 'flatten', 'apply', 'validate', 'load_config',
+           'to_dict', 'save_config', 'config_help']
 
 # %% ../../nbs/00_core.config.ipynb #c3c66889
 class ConfigError(ValueError):
@@ -136,17 +136,19 @@ def set_key(cfg, key: str, value):
             setattr(node, p, check_value(_coerce(value, _hint(node, p), key), f, key))
 
 # %% ../../nbs/00_core.config.ipynb #d0e797d1
-def _flatten(d: dict, prefix: str = "") -> dict:
+def flatten(d: dict, prefix: str = "") -> dict:
+    "A nested dict of config groups (yaml) as `{dotted.key: value}`; a dict with a non-string key is a value."
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and v and all(isinstance(x, str) for x in v): out.update(_flatten(v, f"{prefix}{k}."))
+        if isinstance(v, dict) and v and all(isinstance(x, str) for x in v): out.update(flatten(v, f"{prefix}{k}."))
         else: out[f"{prefix}{k}"] = v
     return out
 
+# %% ../../nbs/00_core.config.ipynb #dc7ef297
 def apply(cfg, data: dict | None = None, overrides: typing.Sequence[str] = ()):
     "Apply a nested dict (e.g. from yaml) and then `key=value` strings to a copy of `cfg`; returns the copy."
     cfg = _deepcopy(cfg)
-    for k, v in _flatten(data or {}).items(): set_key(cfg, k, v)
+    for k, v in flatten(data or {}).items(): set_key(cfg, k, v)
     for o in overrides:
         if "=" not in o: raise ConfigError(f"override {o!r} is not of the form key=value")
         k, v = o.split("=", 1)

@@ -11,7 +11,7 @@ from torch import Tensor
 from torch.utils.data import Dataset
 from ..core.data import check_fields
 from ..core.registry import DATASETS, DatasetSpec
-from .common import DataFormatError, load_image, open_text, read_csv_rows, where
+from .common import DataFormatError, load_image, open_first_images, open_text, read_csv_rows, where
 
 # %% auto #0
 __all__ = ['N_TIERS', 'TIER_SEP', 'HierItem', 'HierPair', 'HierCandidates', 'split_tiers', 'read_hierarcaps_test',
@@ -147,6 +147,7 @@ class _HierarCapsImages:
             shown = "; ".join(f"item {self._name(i)}: expected {f}" for i, f in missing[:5])
             raise FileNotFoundError(f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
                                     f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}")
+        open_first_images(self._files, names=[f"HierarCaps item {self._name(i)}" for i in range(min(2, len(self._files)))])   # decodable
 
     def image_path(self, i: int) -> Path:
         "The image file of item `i` (only when the dataset has images)."

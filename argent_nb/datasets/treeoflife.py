@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset
 from ..core.data import Taxonomy, check_fields, rank_negatives
 from ..core.registry import DATASETS, DatasetSpec
-from .common import DataFormatError, load_image, open_image, open_text, read_csv_rows, read_json, where
+from .common import DataFormatError, load_image, open_first_images, open_image, open_text, read_csv_rows, read_json, where
 from .hierarcaps import split_tiers
 
 # %% auto #0
@@ -299,10 +299,11 @@ class _TaxonSamples:
     def image_path(self, i: int) -> Path: return self.samples[i].image
 
     def check_images(self):
-        "Raise a `DataFormatError` naming the metadata file, row and field of the missing images (the first 3)."
+        "Raise a `DataFormatError` naming the metadata file, row and field of the missing images (the first 3) or of an unreadable one among the first 2."
         bad = [s for s in self.samples if not s.image.is_file()]
         if bad: raise DataFormatError(f"{len(bad)} of {len(self)} images are missing: " + "; ".join(
             f"{s.origin}: no image file {s.image}" for s in bad[:3]) + (" ..." if len(bad) > 3 else ""))
+        open_first_images([s.image for s in self.samples], names=[s.origin for s in self.samples[:2]])
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #34134a4f
 class TaxonImages(_TaxonSamples, Dataset):

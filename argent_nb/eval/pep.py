@@ -20,9 +20,8 @@ from ..core.geometry import CosineGeometry, Geometry
 from ..core.hiershapes import HierShapes, oracle_entails
 from ..core.radial import RadialGeometry, radial_geometry
 from ..datasets.hierarcaps import HierarCaps
-from .suite import EvalCfg, benchmark_params, check_paths, embed_dataset, register_benchmark
+from .suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, register_benchmark
 
-from ..datasets.common import open_first_images
 
 # %% auto #0
 __all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'HEADLINE', 'PEP_FIELDS', 'pep_probability', 'pep_scores',
@@ -475,12 +474,10 @@ class PEPParams:
 # %% ../../nbs/82_eval.pep.ipynb #d9ac0f9e
 def check_pep(cfg, pp: PEPParams) -> None:
     """What `check_eval` runs for `eval.pep` before a run writes anything: the HierarCaps files read as the benchmark
-    reads them (the train CSV's first `eval.n` rows), and the first test images decoded."""
-    if pp.hierarcaps_images and not pp.hierarcaps: raise ValueError("hierarcaps_images: set, but eval.pep.hierarcaps is not")
-    def _test(v):
-        hc = HierarCaps(v, "test", image_root=pp.hierarcaps_images, image_size=cfg.image_size)
-        if pp.hierarcaps_images: open_first_images([hc.image_path(i) for i in range(min(2, len(hc)))])
-    check_paths(pp, hierarcaps=_test, hierarcaps_train=lambda v: HierarCaps(v, "train", n=cfg.n, fields=["tiers"]))
+    reads them (the train CSV's first `eval.n` rows; HierarCaps decodes the first test images)."""
+    check_requires(pp, hierarcaps_images="hierarcaps")
+    check_paths(pp, hierarcaps=lambda v: HierarCaps(v, "test", image_root=pp.hierarcaps_images, image_size=cfg.image_size),
+                hierarcaps_train=lambda v: HierarCaps(v, "train", n=cfg.n, fields=["tiers"]))
 
 # %% ../../nbs/82_eval.pep.ipynb #76a8af4e
 @register_benchmark("pep", Params=PEPParams, check=check_pep)

@@ -4,13 +4,11 @@
 
 # %% ../../nbs/85_eval.standard.ipynb #6a14615f
 from __future__ import annotations
-import json, sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 import numpy as np
 import torch
-import yaml
 from torch import Tensor
 from ..core.config import doc
 from ..core.metrics import class_embeddings, retrieval_metrics, zero_shot_accuracy
@@ -18,11 +16,11 @@ from ..datasets.common import DataFormatError, check_folder
 from ..datasets.standard import (ZS_SUITE, CaptionSet, ClassFolder, ImageFiles, check_captions, check_class_folder,
                                          dataset_templates, load_templates, read_captions, read_class_folder)
 from .hiershapes import ensemble_rule, key_safe
-from .suite import EvalCfg, benchmark_params, check_paths, embed_dataset, encode_texts, register_benchmark
+from .suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 
 # %% auto #0
 __all__ = ['class_prototypes', 'zero_shot', 'retrieval', 'StandardParams', 'zeroshot_sets', 'check_standard',
-           'standard_benchmark', 'plot_zero_shot', 'yaml_overrides']
+           'standard_benchmark', 'plot_zero_shot']
 
 # %% ../../nbs/85_eval.standard.ipynb #e5afa8f5
 def class_prototypes(model, names: Sequence[str], templates: Sequence[str], batch_size: int = 256, accelerator=None) -> Tensor:
@@ -93,8 +91,7 @@ def _retrieval_sets(p: StandardParams) -> list[tuple[str, str, str | None]]:
 
 def check_standard(cfg, p: StandardParams) -> None:
     "What `check_eval` runs for `eval.standard`: every set's files readable, its first images decodable, its templates there."
-    for n in ("coco", "flickr"):
-        if getattr(p, f"{n}_images") and not getattr(p, n): raise ValueError(f"{n}_images: set, but eval.standard.{n} is not")
+    check_requires(p, coco_images="coco", flickr_images="flickr")
     custom = {}
     def _zs(entries):
         for name, folder in zeroshot_sets(entries):
@@ -155,20 +152,3 @@ def _save_zero_shot_plot(model, out: dict, chance: dict, plots_dir) -> Path:
     f = Path(plots_dir) / "standard_zeroshot.png"; f.parent.mkdir(parents=True, exist_ok=True)
     ax.figure.savefig(f, dpi=100, bbox_inches="tight"); plt.close(ax.figure)
     return f
-
-# %% ../../nbs/85_eval.standard.ipynb #fdc7c582
-def yaml_overrides(path) -> list[str]:
-    "An evaluation config file (the `eval` group's keys, nested) as `key=value` arguments for the evaluation CLI."
-    data = yaml.safe_load(Path(path).read_text()) or {}
-    if not isinstance(data, dict): raise ValueError(f"{path}: expected a mapping of eval keys, got {type(data).__name__}")
-    def flat(d, pre=""):
-        for k, v in d.items():
-            if isinstance(v, dict): yield from flat(v, f"{pre}{k}.")
-            else: yield f"{pre}{k}={json.dumps(v, separators=(',', ':'))}"
-    return list(flat(data))
-
-# %% ../../nbs/85_eval.standard.ipynb #14ef99ef
-#| eval: false
-if __name__ == "__main__":
-    if len(sys.argv) != 2: sys.exit("usage: python -m argent_nb.eval.standard CONFIG.yaml   (prints its key=value arguments)")
-    print(" ".join(yaml_overrides(sys.argv[1])))

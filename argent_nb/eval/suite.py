@@ -26,8 +26,8 @@ from ..datasets.common import DataFormatError
 
 # %% auto #0
 __all__ = ['EvalCfg', 'eval_config_class', 'eval_config', 'benchmark_params', 'shared_embeddings', 'register_benchmark',
-           'check_benchmarks', 'run_benchmarks', 'check_paths', 'check_eval', 'shard_indices', 'encode_texts',
-           'embed_dataset', 'write_json', 'find_run_dir', 'load_run_model']
+           'check_benchmarks', 'run_benchmarks', 'check_paths', 'check_requires', 'check_eval', 'shard_indices',
+           'encode_texts', 'embed_dataset', 'write_json', 'find_run_dir', 'load_run_model']
 
 # %% ../../nbs/80_eval.suite.ipynb #8c9ddd68
 @dataclass
@@ -130,6 +130,13 @@ def check_paths(params, **checks: Callable) -> None:
         if v is None: continue
         try: fn(v)
         except (ValueError, KeyError, TypeError, OSError) as e: raise _retyped(e, f"{key}: {_msg(e)}") from e
+
+# %% ../../nbs/80_eval.suite.ipynb #50e02682
+def check_requires(params, **requires: str) -> None:
+    """For each `key=other`: `key` set (an image folder, say) while `other` (the annotation file it goes with) is not
+    is an error `<key>: set, but <other> is not` (`check_eval` puts the group in front)."""
+    for key, other in requires.items():
+        if getattr(params, key) and not getattr(params, other): raise ValueError(f"{key}: set, but {other} is not")
 
 # %% ../../nbs/80_eval.suite.ipynb #93b262b4
 def check_eval(cfg, prefix: str = "eval.") -> None:

@@ -10,7 +10,7 @@ import torch
 from torch import nn
 from ..core.config import doc
 from ..core.hiershapes import HierShapes, TAXONOMY, parse
-from ..eval.suite import EvalCfg, benchmark_params, check_paths, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..core.radial import RadialGeometry, radial_geometry
 from .losses import ROOT_VARIANTS, ec_loss, make_root, re_loss, re_pair_angles, reg_loss
 from .metrics import breeds_recall, hierarchical_retrieval, hyperlex_benchmark
@@ -165,18 +165,13 @@ class REBenchParams:
 # %% ../../nbs/12_radial_emb.method.ipynb #99abe686
 def check_re(cfg, rp: REBenchParams) -> None:
     """What `check_eval` runs for `eval.re` before a run writes anything: each file the group names is read and checked
-    as the benchmark will read it, and the first images of each image set are decoded."""
+    as the benchmark will read it (HierarCaps also decodes its first images)."""
     from argent_nb.datasets.common import open_first_images
-    for k, need in (("hierarcaps_images", "hierarcaps"), ("breeds_images", "breeds")):
-        if getattr(rp, k) and not getattr(rp, need): raise ValueError(f"{k}: set, but eval.re.{need} is not")
-    def _hierarcaps(v):
-        from argent_nb.datasets.hierarcaps import HierarCaps
-        hc = HierarCaps(v, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size)
-        if rp.hierarcaps_images: open_first_images([hc.image_path(i) for i in range(min(2, len(hc)))])
-    def _hyperlex(v):
-        from argent_nb.datasets.hyperlex import read_hyperlex
-        read_hyperlex(v)
-    check_paths(rp, hierarcaps=_hierarcaps, hyperlex=_hyperlex, breeds=lambda v: open_first_images(_breeds_files(rp)[1]))
+    from argent_nb.datasets.hierarcaps import HierarCaps
+    from argent_nb.datasets.hyperlex import read_hyperlex
+    check_requires(rp, hierarcaps_images="hierarcaps", breeds_images="breeds")
+    check_paths(rp, hierarcaps=lambda v: HierarCaps(v, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size),
+                hyperlex=read_hyperlex, breeds=lambda v: open_first_images(_breeds_files(rp)[1]))
 
 # %% ../../nbs/12_radial_emb.method.ipynb #75647c89
 @register_benchmark("re", Params=REBenchParams, check=check_re)

@@ -19,8 +19,7 @@ from ..core.hiershapes import HierShapes
 from ..core.metrics import zero_shot_accuracy
 from ..core.radial import RadialGeometry, radial_geometry
 from ..eval.hiershapes import key_safe
-from ..eval.suite import EvalCfg, benchmark_params, check_paths, embed_dataset, encode_texts, register_benchmark
-from ..datasets.common import open_first_images
+from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, hierarchical_retrieval
 
 # %% auto #0
@@ -346,17 +345,12 @@ _REAL = ("treeoflife", "inat21", "bioclip_rare", "hier_csv")
 
 def check_rcme(cfg, p: RCMEBenchParams) -> None:
     """What `check_eval` runs for `eval.rcme` before a run writes anything: each real format read as the benchmark reads
-    it (`_real_datasets`), and its first images decoded."""
+    it (`_real_datasets`: each dataset checks that its images exist and decodes the first)."""
     if not p.hiershapes and not any(getattr(p, k) for k in _REAL):
         raise ValueError("hiershapes: false and no real-format path set: eval.rcme has nothing to evaluate")
-    for k in _REAL:
-        if getattr(p, f"{k}_images") and not getattr(p, k): raise ValueError(f"{k}_images: set, but eval.rcme.{k} is not")
-    def first(key):
-        def check(v):
-            (_, ds, _), = _real_datasets(dataclasses.replace(p, **{k: None for k in _REAL if k != key}), cfg)
-            open_first_images([ds.image_path(i) for i in range(min(2, len(ds)))])
-        return check
-    check_paths(p, **{k: first(k) for k in _REAL})
+    check_requires(p, **{f"{k}_images": k for k in _REAL})
+    only = lambda key: lambda v: _real_datasets(dataclasses.replace(p, **{k: None for k in _REAL if k != key}), cfg)
+    check_paths(p, **{k: only(k) for k in _REAL})
 
 # %% ../../nbs/21_rcme.metrics.ipynb #5784f8b7
 @register_benchmark("rcme", Params=RCMEBenchParams, check=check_rcme)
