@@ -4,7 +4,7 @@
 
 # %% ../nbs/51_evaluate.ipynb #28fb2d83
 from __future__ import annotations
-import argparse, csv, dataclasses, datetime, gc, json, math, os, random, re, shutil, sys, tempfile
+import argparse, csv, dataclasses, datetime, gc, hashlib, json, math, os, random, re, shutil, sys, tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,9 +90,19 @@ def suite_config(spec: RunSpec, overrides: Sequence[str] = (), config: str | Pat
 NOT_METHOD = ("run.seed", "run.dir", "train.resume")
 "Config keys that do not make another method: the seed (averaged over), where the run lives, how it was started; and the `eval.*` group (this table uses one suite)."
 
-def method_key(cfg: dict) -> dict:
-    "The flattened run config less `NOT_METHOD` and the `eval` group: runs with equal keys differ only in their seed."
-    return {k: v for k, v in flatten(cfg).items() if k not in NOT_METHOD and not k.startswith("eval.")}
+def method_key(cfg: dict, _depth: int = 0) -> dict:
+    """The flattened run config less `NOT_METHOD` and the `eval` group: runs with equal keys differ only in their seed.
+    A stage-2 run's `model.init_from` that names a run of this project stands for that run's own key (a short hash):
+    stage-2 runs started from the seeds of one stage-1 recipe, each from its own seed's run, share a row."""
+    key = {k: v for k, v in flatten(cfg).items() if k not in NOT_METHOD and not k.startswith("eval.")}
+    if (src := key.get("model.init_from")) and _depth < 4:
+        try: up = yaml.safe_load((find_run_dir(src) / "config.yaml").read_text())
+        except (OSError, yaml.YAMLError, UnicodeDecodeError): up = None       # not a readable run: the path stays the key
+        if isinstance(up, dict):
+            sub = method_key(up, _depth + 1)
+            key["model.init_from"] = f"{sub.get('method.name', 'run')} run #{hashlib.sha1(json.dumps(sub, sort_keys=True, default=str).encode()).hexdigest()[:8]}"
+    return key
+
 
 # %% ../nbs/51_evaluate.ipynb #ec7fe0af
 def _label(key: dict, others: list[dict]) -> str:
@@ -245,15 +255,26 @@ def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str 
     rows = {specs[0].run.name: specs} if len(specs) == 1 else group_runs(specs)
     return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline)
 
+# %% ../nbs/51_evaluate.ipynb #dc52276e
+def _ckpt(p) -> Path | None:
+    "The resolved checkpoint of `p` (a run folder: its newest complete one), None where there is none."
+    try: return find_checkpoint(p).resolve()
+    except OSError: return None
+
+
 # %% ../nbs/51_evaluate.ipynb #df750c0d
 def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callable = load_run_model, init: Callable = initial_model,
                      say: Callable = print) -> list[Entry]:
-    """Evaluate every run of `req` (and with `req.baseline` each distinct initial model once), one model at a time;
-    returns an `Entry` per model, initial models first. Figures go to `plots_dir`/<n>_<run> (one run: `plots_dir`)."""
+    """Evaluate every run of `req` (and with `req.baseline` each distinct initial model once, unless it is one of the
+    runs, as a stage-1 run is for its stage-2 runs), one model at a time; returns an `Entry` per model, initial models
+    first. Figures go to `plots_dir`/<n>_<run> (one run: `plots_dir`)."""
     main = acc is None or acc.is_main_process
     todo = [(lab, s) for lab, ss in req.rows.items() for s in ss]
-    inits = {}
-    for s in (req.specs if req.baseline else []): inits.setdefault(init_key(s)[1], (init_key(s)[0], s))
+    inits, rows = {}, {_ckpt(s.ckpt) for s in req.specs if s.ckpt is not None}
+    for s in (req.specs if req.baseline else []):
+        desc, ident = init_key(s)
+        if ident[0] == "init_from" and _ckpt(ident[1]) in rows: continue      # the stage-1 model is a row of its own
+        inits.setdefault(ident, (desc, s))
     descs, n, entries = list(dict.fromkeys(d for d, _ in inits.values())), len(todo) + len(inits), []
     for i, (ident, (desc, s)) in enumerate(inits.items()):
         say(f"[{i + 1}/{n}] initial model ({desc}, from {s.run.name})")
