@@ -9,13 +9,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
+from .core.registry import BENCHMARKS, answer_help
+answer_help("evaluate", __name__)     # `python -m argent_nb.evaluate --help`: the saved text, before torch loads (01_core.registry)
 import numpy as np
 import torch
 import yaml
 from .core.config import ConfigError, apply, config_help, flatten, load_config, to_dict
 from .core.metrics import results_table
 from .core.models import build_model, find_checkpoint
-from .core.registry import BENCHMARKS
 from .datasets.common import DataFormatError
 from .eval.suite import check_eval, eval_config_class, find_run_dir, load_run_model, run_benchmarks, write_json
 

@@ -8,6 +8,8 @@ import dataclasses, itertools, json, math, os, shutil, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
+from .core.registry import DATASETS, HEADS, METHODS, Method, answer_help, get_method, params_group
+answer_help("train", __name__)        # `python -m argent_nb.train --help`: the saved text, before torch loads (01_core.registry)
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
@@ -15,14 +17,13 @@ from .core.config import ConfigError, config_help, doc, load_config, save_config
 from .core.data import Collator, check_fields
 from .core.metrics import results_table
 from .core.models import build_model, checkpoint_problem, unwrap_model, write_checksums
-from .core.registry import DATASETS, HEADS, METHODS, Method, get_method, params_group
 from .eval.suite import check_eval, eval_config_class, run_benchmarks, write_json
 
 # %% auto #0
 __all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_config', 'build_dataset', 'EpochSampler',
            'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState', 'save_checkpoint',
            'latest_checkpoint', 'MetricsLog', 'SetupError', 'Run', 'cpu_threads', 'setup', 'train_step', 'run_steps',
-           'plot_run', 'finish', 'train', 'parse_args', 'main']
+           'plot_run', 'finish', 'train', 'train_parser', 'parse_args', 'main']
 
 # %% ../nbs/50_train.ipynb #392bcc5c
 @dataclass
@@ -444,8 +445,8 @@ def train(cfg, quiet: bool = False) -> dict:
     return finish(run, results)
 
 # %% ../nbs/50_train.ipynb #08c39be5
-def parse_args(argv: list[str]):
-    "(config, quiet) from `[--config FILE] [--quiet] [key=value ...]`; `--help` prints every key with its default."
+def train_parser():
+    "The command line's parser: `[--config FILE] [--quiet] [key=value ...]`; its `--help` lists every config key with its default."
     import argparse
     p = argparse.ArgumentParser(prog="argent_nb.train", formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Train and evaluate a model. Every config key with its default:\n\n" + config_help(default_config()),
@@ -453,8 +454,15 @@ def parse_args(argv: list[str]):
     p.add_argument("--config", help="yaml file with config groups (see configs/)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or table")
     p.add_argument("overrides", nargs="*", help="key=value")
-    a = p.parse_intermixed_args(argv)       # options may come before, between or after the key=value overrides
+    return p
+
+
+# %% ../nbs/50_train.ipynb #b8951a02
+def parse_args(argv: list[str]):
+    "(config, quiet) from `[--config FILE] [--quiet] [key=value ...]`."
+    a = train_parser().parse_intermixed_args(argv)       # options may come before, between or after the key=value overrides
     return load_config(default_config(), a.config, a.overrides), a.quiet
+
 
 # %% ../nbs/50_train.ipynb #b8443440
 def main(argv: list[str] | None = None):

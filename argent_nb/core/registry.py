@@ -4,15 +4,15 @@
 
 # %% ../../nbs/01_core.registry.ipynb #adbd93ba
 from __future__ import annotations
-import dataclasses, importlib, importlib.metadata, pkgutil
+import dataclasses, importlib, importlib.metadata, importlib.resources, json, os, pkgutil, sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 from .config import doc
 
 # %% auto #0
-__all__ = ['PLUGIN_GROUP', 'METHODS', 'DATASETS', 'BENCHMARKS', 'HEADS', 'GEOMETRIES', 'REGISTRIES', 'register_method',
-           'register_head', 'register_geometry', 'Registry', 'PluginError', 'discover', 'Method', 'get_method',
-           'DatasetSpec', 'params_group']
+__all__ = ['PLUGIN_GROUP', 'HELP_FILE', 'METHODS', 'DATASETS', 'BENCHMARKS', 'HEADS', 'GEOMETRIES', 'REGISTRIES',
+           'register_method', 'register_head', 'register_geometry', 'Registry', 'PluginError', 'discover', 'help_text',
+           'saved_help', 'save_help', 'answer_help', 'Method', 'get_method', 'DatasetSpec', 'params_group']
 
 # %% ../../nbs/01_core.registry.ipynb #602af4b6
 class Registry(dict):
@@ -79,6 +79,46 @@ def discover(refresh: bool = False) -> bool:
         _state["running"] = False
     for r in REGISTRIES.values(): r.check_default()
     return True
+
+# %% ../../nbs/01_core.registry.ipynb #adbf3591
+HELP_FILE = "help.json"
+"Package data: the `--help` text of each command line ('train', 'evaluate'), written by `save_help`."
+
+def help_text(parser, width: int = 100) -> str:
+    "`parser.format_help()` at a fixed width (argparse wraps to $COLUMNS), so the saved text does not depend on a terminal."
+    old = os.environ.get("COLUMNS"); os.environ["COLUMNS"] = str(width)
+    try: return parser.format_help()
+    finally:
+        if old is None: os.environ.pop("COLUMNS", None)
+        else: os.environ["COLUMNS"] = old
+
+
+# %% ../../nbs/01_core.registry.ipynb #4a44c708
+def saved_help(prog: str, path: str | os.PathLike | None = None) -> str | None:
+    """The saved `--help` text of `python -m argent_nb.<prog>` (`path`: default the package's `HELP_FILE`), or None where
+    it cannot stand for the live one: nothing saved for `prog`, an unreadable file, or plugins installed (their entry
+    points may add methods, datasets, benchmarks and keys)."""
+    if importlib.metadata.entry_points(group=PLUGIN_GROUP): return None
+    f = importlib.resources.files("argent_nb") / HELP_FILE if path is None else path
+    try: text = json.loads(f.read_text()).get(prog)
+    except (OSError, ValueError, AttributeError): return None
+    return text if isinstance(text, str) else None
+
+def save_help(texts: dict[str, str], path: str | os.PathLike | None = None) -> None:
+    "Write `{prog: help text}` to `path` (default: the package's `HELP_FILE`, in a source checkout)."
+    f = importlib.resources.files("argent_nb") / HELP_FILE if path is None else path
+    with open(f, "w") as fh: json.dump(texts, fh, indent=1, ensure_ascii=False); fh.write("\n")
+
+
+# %% ../../nbs/01_core.registry.ipynb #a165bb20
+def answer_help(prog: str, name: str, argv: list[str] | None = None, out=None) -> None:
+    """Called by the module `argent_nb.<prog>` before its heavy imports: run as `__main__` with `-h` or `--help` among
+    `argv` (default `sys.argv[1:]`), print the saved help and exit 0; otherwise, or with no saved text, do nothing."""
+    argv = sys.argv[1:] if argv is None else argv
+    if name != "__main__" or not {"-h", "--help"} & set(argv): return
+    if (text := saved_help(prog)) is None: return
+    (out or sys.stdout).write(text); sys.exit(0)
+
 
 # %% ../../nbs/01_core.registry.ipynb #82031817
 METHODS = Registry("method", default="argent")
