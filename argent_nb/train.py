@@ -53,6 +53,7 @@ class ModelCfg:
     head: str | None = doc(None, "geometry head; None: the method's own (Method.head)", choices=lambda: tuple(sorted(HEADS)))
     cache_dir: str | None = doc(None, "where pretrained weights are cached")
     init_from: str | None = doc(None, "run folder or checkpoint of this project to start from (stage 2)")
+    text_buckets: int = doc(1, "encode texts in up to N groups of similar length, each cut after its longest (faster with many texts per sample; same features up to rounding)", min=1, max=16)
 
 # %% ../nbs/50_train.ipynb #549ed956
 @dataclass
@@ -277,7 +278,7 @@ def _checked_request(cfg):
         dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
         _check_request(cfg, method, dataset)
         model = build_model(cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
-                            cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from)
+                            cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets)
         run_dir = [cfg.run.dir or _default_run_dir(cfg)]
         broadcast_object_list(run_dir)                       # every process uses the main process's folder name
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)

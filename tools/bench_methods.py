@@ -11,6 +11,9 @@ times the losses alone on fixed embeddings, which must be noise next to the enco
 CE-CLIP's share of its step is printed too).
 
     python tools/bench_methods.py --threads 1 --methods clip ceclip     # only some methods (and their ratios)
+    python tools/bench_methods.py --threads 1 --methods clip ceclip --text-buckets 4   # texts grouped by length
+
+The methods' steps are interleaved (one of each per round) and the medians compared.
 """
 import argparse, os, time
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -25,10 +28,11 @@ ALL = ["clip", "meru", "hycoclip", "argent", "re", "rcme", "ceclip"]
 RATIOS = [("argent", "hycoclip", 1.1), ("hycoclip", "clip", 2.2), ("rcme", "re", 1.3), ("ceclip", "clip", 1.6)]
 
 
-def step_time(name, arch, batch, steps, ds):
+def prepare(name, arch, batch, ds, text_buckets=1):
+    "(one training step as a function, model, method, batch) for method `name` on the first `batch` samples of `ds`."
     torch.manual_seed(0)
     method = CLIP() if name == "clip" else METHODS[name]()
-    model = build_model(arch, head=method.head)
+    model = build_model(arch, head=method.head, text_buckets=text_buckets)
     method.setup(model, None, ds)
     keep = {id(p) for _, p in method.trainable_parameters(model)}
     for p in model.parameters(): p.requires_grad_(id(p) in keep)
@@ -36,12 +40,19 @@ def step_time(name, arch, batch, steps, ds):
     opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)
     def one():
         opt.zero_grad(set_to_none=True); method.loss(model, b)["loss"].backward(); opt.step()
-    for _ in range(2): one()                                  # warm-up
-    t = []
+    return one, model, method, b
+
+
+def step_times(names, arch, batch, steps, ds, text_buckets=1):
+    """{method: (median seconds per step, model, method, batch)}: two warm-up steps each, then the methods' steps
+    interleaved (one of each per round), so that a change in the machine's load hits every method alike."""
+    prep = {m: prepare(m, arch, batch, ds, text_buckets) for m in names}
+    for one, *_ in prep.values(): one(); one()
+    t = {m: [] for m in names}
     for _ in range(steps):
-        t0 = time.perf_counter(); one(); t.append(time.perf_counter() - t0)
-    t.sort()
-    return t[len(t) // 2], model, method, b
+        for m, (one, *_) in prep.items():
+            t0 = time.perf_counter(); one(); t[m].append(time.perf_counter() - t0)
+    return {m: (sorted(v)[len(v) // 2], *prep[m][1:]) for m, v in t.items()}
 
 
 def argent_loss_share(res, B, steps):
@@ -96,10 +107,12 @@ def main():
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads, pinned so a loaded machine does not skew the ratios")
     p.add_argument("--methods", nargs="+", default=ALL, choices=ALL, help="methods to time (a ratio needs both of its methods)")
+    p.add_argument("--text-buckets", type=int, default=1, help="model.text_buckets of every model: texts encoded in up to N groups of similar length")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     ds = HierShapes("train", n=a.batch)
-    res = {m: step_time(m, a.arch, a.batch, a.steps, ds) for m in a.methods}
+    res = step_times(a.methods, a.arch, a.batch, a.steps, ds, a.text_buckets)
+    print(f"{a.arch}, batch {a.batch}, {a.threads} thread(s), model.text_buckets={a.text_buckets}")
     for m, (t, *_) in res.items(): print(f"{m:9s} {t * 1000:8.1f} ms/step (median of {a.steps})")
     for num, den, bar in RATIOS:
         if num in res and den in res: print(f"{num + ' / ' + den:17s} = {res[num][0] / res[den][0]:.3f}   (bar <= {bar})")

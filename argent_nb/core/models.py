@@ -36,9 +36,9 @@ from .lorentz import LorentzGeometry, exp_map0
 __all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'HF_SAFE_WEIGHTS_NAME', 'HF_WEIGHTS_NAME', 'OPENAI_DATASET_MEAN',
            'OPENAI_DATASET_STD', 'WEIGHT_SUFFIXES', 'MODALITIES', 'LOGIT_SCALE_MAX', 'CHECKPOINT_WEIGHTS', 'CHECKSUMS',
            'COMMON_ARCHS', 'oc', 'PretrainedWeights', 'hub_offline', 'resolve_pretrained', 'Head', 'EuclideanHead',
-           'get_head', 'LorentzHead', 'text_trim_exact', 'encode_text_trimmed', 'HierModel', 'unwrap_model',
-           'find_checkpoint', 'read_state_dict', 'LoadReport', 'write_checksums', 'checkpoint_problem', 'load_state',
-           'build_model', 'count_parameters']
+           'get_head', 'LorentzHead', 'length_buckets', 'text_trim_exact', 'encode_text_trimmed', 'HierModel',
+           'unwrap_model', 'find_checkpoint', 'read_state_dict', 'LoadReport', 'write_checksums', 'checkpoint_problem',
+           'load_state', 'build_model', 'count_parameters']
 
 # %% ../../nbs/07_core.models.ipynb #cb4b6d84
 MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
@@ -306,15 +306,44 @@ def _check_images(images: Tensor, check_inputs: bool = True) -> None:
             raise ValueError(f"images must be in [0, 1] (the model normalises them itself); got values in "
                              f"[{lo.item():.3g}, {hi.item():.3g}]. Already normalised? Set model.check_inputs=False to skip.")
 
+# %% ../../nbs/07_core.models.ipynb #e10a2d23
+def length_buckets(lengths: Sequence[int], max_buckets: int = 4, overhead: int = 256) -> list[list[int]]:
+    """Row indices grouped into at most `max_buckets` buckets of similar length, shortest first: the grouping that
+    minimises the tokens a text tower runs, each bucket at its longest row's length, plus `overhead` tokens per bucket
+    (a call's fixed cost). Exact dynamic programme over the distinct lengths (at most the context length)."""
+    L = sorted(set(lengths))
+    cum = [0]
+    for l in L: cum.append(cum[-1] + sum(1 for x in lengths if x == l))          # rows with length <= L[j - 1]
+    m, INF = len(L), float("inf")
+    cost = lambda i, j: (cum[j] - cum[i]) * L[j - 1] + overhead                      # bucket of lengths L[i:j]
+    f = [[0.0] + [INF] * m] + [[INF] * (m + 1) for _ in range(max_buckets)]
+    arg = [[0] * (m + 1) for _ in range(max_buckets + 1)]
+    for k in range(1, max_buckets + 1):
+        for j in range(1, m + 1):
+            f[k][j], arg[k][j] = min((f[k - 1][i] + cost(i, j), i) for i in range(j))
+    k, j, tops = min(range(1, max_buckets + 1), key=lambda k: (f[k][m], k)) if m else 0, m, []
+    while j > 0: tops.append(L[j - 1]); j = arg[k][j]; k -= 1
+    tops = tops[::-1]
+    return [g for g in ([i for i, x in enumerate(lengths) if lo < x <= hi] for lo, hi in zip([-INF, *tops], tops)) if g]
+
+
 # %% ../../nbs/07_core.models.ipynb #0482f10b
 def text_trim_exact(clip: nn.Module) -> bool:
     "Whether `encode_text_trimmed` gives `clip.encode_text`'s features: a causal CLIP text tower pooled at EOT or the first token."
     return (all(hasattr(clip, a) for a in ("token_embedding", "positional_embedding", "transformer", "ln_final"))
             and getattr(clip, "attn_mask", None) is not None and getattr(clip, "text_pool_type", None) in ("argmax", "eos", "first"))
 
-def encode_text_trimmed(clip: nn.Module, tokens: Tensor, pad_id: int = 0) -> Tensor:
+def encode_text_trimmed(clip: nn.Module, tokens: Tensor, pad_id: int = 0, buckets: int = 1, overhead: int = 256) -> Tensor:
     """open_clip `CLIP.encode_text` (unnormalised) on `tokens` [B, L] cut after the last position where any row has a
-    non-pad token; exact when `text_trim_exact(clip)` (see above)."""
+    non-pad token; with `buckets` > 1 the rows are grouped by length (`length_buckets`, with `overhead`) and each group
+    is cut after its own longest row. Exact, up to float rounding, when `text_trim_exact(clip)` (see above)."""
+    if buckets > 1 and len(tokens) > 1:
+        pos = torch.arange(1, tokens.shape[1] + 1, device=tokens.device)
+        groups = length_buckets(((tokens != pad_id) * pos).amax(1).clamp(min=1).tolist(), buckets, overhead)
+        if len(groups) > 1:
+            idx = torch.tensor([i for g in groups for i in g], device=tokens.device)
+            x = torch.cat([encode_text_trimmed(clip, tokens[torch.tensor(g, device=tokens.device)], pad_id) for g in groups])
+            return x[torch.argsort(idx)]
     used = (tokens != pad_id).any(0).nonzero()
     L = int(used.max()) + 1 if len(used) else 1
     t, cast = tokens[:, :L], clip.transformer.get_cast_dtype()
@@ -323,6 +352,7 @@ def encode_text_trimmed(clip: nn.Module, tokens: Tensor, pad_id: int = 0) -> Ten
     x = oc().transformer.text_global_pool(x, t, clip.text_pool_type, eos_token_id=getattr(clip, "text_eos_id", None))
     if clip.text_projection is None: return x
     return clip.text_projection(x) if isinstance(clip.text_projection, nn.Linear) else x @ clip.text_projection
+
 
 # %% ../../nbs/07_core.models.ipynb #e6e46aa2
 class _Encoders(nn.Module):
@@ -362,7 +392,7 @@ class _Encoders(nn.Module):
     def encode_text(self, texts: Tensor | str | Sequence[str]) -> Tensor:
         "Points [B, ...] of `geometry` for token ids [B, L] (or strings, tokenised with `tokenizer`)."
         tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else self.adapt_tokens(texts)
-        if getattr(self, "trim_text", False): return self.head(encode_text_trimmed(self.clip, tokens, self.pad_id), "text")
+        if getattr(self, "trim_text", False): return self.head(encode_text_trimmed(self.clip, tokens, self.pad_id, getattr(self, "text_buckets", 1)), "text")
         return self.head(self.clip.encode_text(tokens), "text")
 
 # %% ../../nbs/07_core.models.ipynb #6c024cd1
@@ -374,7 +404,7 @@ class HierModel(_Encoders):
     "open_clip towers + a geometry head, with an input adapter for [0, 1] images of any size and tokens of any length."
 
     def __init__(self, clip: nn.Module, head: Head, tokenizer: Callable | None = None, arch: str | None = None,
-                 embed_dim: int | None = None, check_inputs: bool = True):
+                 embed_dim: int | None = None, check_inputs: bool = True, text_buckets: int = 1):
         super().__init__()
         self.clip, self.head, self.tokenizer, self.arch, self.check_inputs = clip, head, tokenizer, arch, check_inputs
         pp = oc().get_model_preprocess_cfg(clip)
@@ -385,6 +415,7 @@ class HierModel(_Encoders):
         text = getattr(clip, "text", None)  # CustomTextCLIP keeps its text tower here
         self.pad_id = int(getattr(text, "pad_id", 0) or 0)
         self.trim_text = text_trim_exact(clip)     # texts run only as long as the batch's longest (see above)
+        self.text_buckets = int(text_buckets)     # > 1: and grouped by length, each group as long as its longest
         mean, std = pp.get("mean") or OPENAI_DATASET_MEAN, pp.get("std") or OPENAI_DATASET_STD
         self.register_buffer("image_mean", torch.tensor(mean, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
         self.register_buffer("image_std", torch.tensor(std, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
@@ -613,10 +644,11 @@ def _load_torchscript(clip: nn.Module, path: str) -> None:
 # %% ../../nbs/07_core.models.ipynb #d406364c
 def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None = None, head: str = "euclidean",
                 cache_dir: str | os.PathLike | None = None, init_from: str | os.PathLike | None = None,
-                **head_kwargs) -> HierModel:
+                text_buckets: int = 1, **head_kwargs) -> HierModel:
     """A `HierModel`: open_clip towers `arch` with weights `pretrained` (an open_clip tag, a local weights file or
     folder, or None for random), the geometry head `head` (built with `head_kwargs`), the tokenizer, and optionally
-    the weights of a checkpoint of this project `init_from` (run folder, checkpoint folder or weights file)."""
+    the weights of a checkpoint of this project `init_from` (run folder, checkpoint folder or weights file);
+    `text_buckets` > 1 encodes texts grouped by length (`encode_text_trimmed`)."""
     _check_arch(arch)
     HEADS[head]                                          # unknown head: fail before building anything
     cache_dir = None if cache_dir is None else str(cache_dir)
@@ -643,7 +675,7 @@ def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None 
     ctx = int(clip.context_length)
     tok = (oc().get_tokenizer(arch, context_length=ctx, cache_dir=cache_dir) if ":" in arch
            else get_tokenizer(arch.replace("/", "-"), context_length=ctx))
-    model = HierModel(clip, hd, tok, arch=arch, embed_dim=embed_dim)
+    model = HierModel(clip, hd, tok, arch=arch, embed_dim=embed_dim, text_buckets=text_buckets)
     if init_from is not None: load_state(model, init_from, strict=True)
     return model
 
