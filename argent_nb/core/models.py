@@ -311,6 +311,7 @@ def length_buckets(lengths: Sequence[int], max_buckets: int = 4, overhead: int =
     """Row indices grouped into at most `max_buckets` buckets of similar length, shortest first: the grouping that
     minimises the tokens a text tower runs, each bucket at its longest row's length, plus `overhead` tokens per bucket
     (a call's fixed cost). Exact dynamic programme over the distinct lengths (at most the context length)."""
+    if not len(lengths): return []
     L = sorted(set(lengths))
     cum = [0]
     for l in L: cum.append(cum[-1] + sum(1 for x in lengths if x == l))          # rows with length <= L[j - 1]
@@ -321,7 +322,8 @@ def length_buckets(lengths: Sequence[int], max_buckets: int = 4, overhead: int =
     for k in range(1, max_buckets + 1):
         for j in range(1, m + 1):
             f[k][j], arg[k][j] = min((f[k - 1][i] + cost(i, j), i) for i in range(j))
-    k, j, tops = min(range(1, max_buckets + 1), key=lambda k: (f[k][m], k)) if m else 0, m, []
+    k = min(range(1, max_buckets + 1), key=lambda k: (f[k][m], k))                 # the fewest buckets among the cheapest
+    j, tops = m, []                                                                # each bucket's longest length, walking back
     while j > 0: tops.append(L[j - 1]); j = arg[k][j]; k -= 1
     tops = tops[::-1]
     return [g for g in ([i for i, x in enumerate(lengths) if lo < x <= hi] for lo, hi in zip([-INF, *tops], tops)) if g]
