@@ -4,7 +4,7 @@
 
 # %% ../nbs/51_evaluate.ipynb #28fb2d83
 from __future__ import annotations
-import argparse, csv, dataclasses, datetime, gc, hashlib, json, math, os, random, re, shutil, sys, tempfile
+import argparse, csv, dataclasses, datetime, functools, gc, hashlib, json, math, os, random, re, shutil, sys, tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,11 +91,18 @@ def suite_config(spec: RunSpec, overrides: Sequence[str] = (), config: str | Pat
 NOT_METHOD = ("run.seed", "run.dir", "train.resume")
 "Config keys that do not make another method: the seed (averaged over), where the run lives, how it was started; and the `eval.*` group (this table uses one suite)."
 
+@functools.cache
+def _train_defaults() -> dict:
+    "The trainer's default config, flattened."
+    from argent_nb.train import default_config
+    return flatten(to_dict(default_config()))
+
 def method_key(cfg: dict, _depth: int = 0) -> dict:
     """The flattened run config less `NOT_METHOD` and the `eval` group: runs with equal keys differ only in their seed.
-    A stage-2 run's `model.init_from` that names a run of this project stands for that run's own key (a short hash):
-    stage-2 runs started from the seeds of one stage-1 recipe, each from its own seed's run, share a row."""
-    key = {k: v for k, v in flatten(cfg).items() if k not in NOT_METHOD and not k.startswith("eval.")}
+    A key the run's config lacks (saved before the key existed) counts at its default. A stage-2 run's `model.init_from`
+    that names a run of this project stands for that run's own key (a short hash): stage-2 runs started from the seeds
+    of one stage-1 recipe, each from its own seed's run, share a row."""
+    key = {k: v for k, v in {**_train_defaults(), **flatten(cfg)}.items() if k not in NOT_METHOD and not k.startswith("eval.")}
     if (src := key.get("model.init_from")) and _depth < 4:
         try: up = yaml.safe_load((find_run_dir(src) / "config.yaml").read_text())
         except (OSError, yaml.YAMLError, UnicodeDecodeError): up = None       # not a readable run: the path stays the key
