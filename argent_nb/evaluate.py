@@ -376,8 +376,9 @@ def plot_table(table: dict, path: str | Path | None = None, title: str = "evalua
         ax.set_xticks(x, [m.split("/")[-1] for m in ms], rotation=40, ha="right", fontsize=7)
         ax.set(title=fam, xlabel="metric", ylabel="mean ± std over seeds")
     for ax in axes.flat[len(fams):]: ax.axis("off")
-    axes.flat[0].legend(fontsize=7)
+    h, l = axes.flat[0].get_legend_handles_labels()            # one legend for every panel, below them: no bars hidden
     fig.suptitle(title); fig.tight_layout()
+    fig.legend(h, l, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(len(l), 5), fontsize=8, frameon=False)
     if path is not None: fig.savefig(path, dpi=100, bbox_inches="tight")
     return fig
 
