@@ -24,7 +24,7 @@ from .eval.suite import check_eval, eval_config_class, find_run_dir, load_run_mo
 __all__ = ['NOT_METHOD', 'FAMILIES', 'one_line', 'RunSpec', 'read_run', 'suite_config', 'method_key', 'group_runs', 'init_key',
            'initial_model', 'Entry', 'EvalError', 'evaluate_model', 'Request', 'check_request', 'evaluate_request',
            'aggregate', 'table_cells', 'text_table', 'markdown_table', 'metric_family', 'plot_table', 'write_outputs',
-           'Comparison', 'run_request', 'main']
+           'Comparison', 'run_request', 'evaluate_parser', 'main']
 
 # %% ../nbs/51_evaluate.ipynb #26384961
 def _step(ckpt: Path) -> int | None:
@@ -104,9 +104,9 @@ def method_key(cfg: dict, _depth: int = 0) -> dict:
     of one stage-1 recipe, each from its own seed's run, share a row."""
     key = {k: v for k, v in {**_train_defaults(), **flatten(cfg)}.items() if k not in NOT_METHOD and not k.startswith("eval.")}
     if (src := key.get("model.init_from")) and _depth < 4:
-        try: up = yaml.safe_load((find_run_dir(src) / "config.yaml").read_text())
-        except (OSError, yaml.YAMLError, UnicodeDecodeError): up = None       # not a readable run: the path stays the key
-        if isinstance(up, dict):
+        try: up = read_run(src).cfg
+        except (OSError, ConfigError): up = None                              # not a readable run: the path stays the key
+        if up is not None:
             sub = method_key(up, _depth + 1)
             key["model.init_from"] = f"{sub.get('method.name', 'run')} run #{hashlib.sha1(json.dumps(sub, sort_keys=True, default=str).encode()).hexdigest()[:8]}"
     return key
@@ -233,7 +233,7 @@ def _out_folder(out: str | None, now: datetime.datetime | None = None) -> Path:
         p = Path(out)
         if p.exists() and (not p.is_dir() or any(p.iterdir())): raise ConfigError(f"--out {p}: exists and is not an empty folder; name a new folder (nothing is overwritten)")
         return p
-    stamp, p, i = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S"), None, 1
+    stamp, i = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S"), 1
     p = Path("evaluations") / stamp
     while p.exists(): i += 1; p = Path("evaluations") / f"{stamp}-{i}"
     return p
@@ -278,7 +278,7 @@ def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callabl
     first. Figures go to `plots_dir`/<n>_<run> (one run: `plots_dir`)."""
     main = acc is None or acc.is_main_process
     todo = [(lab, s) for lab, ss in req.rows.items() for s in ss]
-    inits, rows = {}, {_ckpt(s.ckpt) for s in req.specs if s.ckpt is not None}
+    inits, rows = {}, {s.ckpt.resolve() for s in req.specs if s.ckpt is not None}
     for s in (req.specs if req.baseline else []):
         desc, ident = init_key(s)
         if ident[0] == "init_from" and _ckpt(ident[1]) in rows: continue      # the stage-1 model is a row of its own
@@ -466,7 +466,8 @@ def run_request(req: Request, strict: bool = False, **kw) -> Comparison:
         if stage is not None and stage.exists(): shutil.rmtree(stage, ignore_errors=True)
 
 # %% ../nbs/51_evaluate.ipynb #ee190d71
-def _parser() -> argparse.ArgumentParser:
+def evaluate_parser() -> argparse.ArgumentParser:
+    "The command line's parser (its `--help` is saved with the package: `tools/save_help.py`)."
     p = argparse.ArgumentParser(
         prog="python -m argent_nb.evaluate", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Evaluate one or several runs (run folders or checkpoints) with one suite and write one table: methods as rows "
@@ -483,7 +484,7 @@ def _parser() -> argparse.ArgumentParser:
 # %% ../nbs/51_evaluate.ipynb #755dcd4c
 def main(argv: Sequence[str] | None = None) -> Comparison:
     "Command line: see `python -m argent_nb.evaluate --help`. A mistake: one line on stderr, exit status 2, nothing written."
-    a = _parser().parse_intermixed_args(argv)
+    a = evaluate_parser().parse_intermixed_args(argv)
     try:
         paths = [x for x in a.items if "=" not in x or Path(x).exists()]
         try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config)

@@ -7,9 +7,9 @@ Run it after changing a config key, a default, a doc string of a key or an optio
     python tools/save_help.py
 """
 from argent_nb.core.registry import help_text, save_help
-from argent_nb.evaluate import _parser
+from argent_nb.evaluate import evaluate_parser
 from argent_nb.train import train_parser
 
 if __name__ == "__main__":
-    save_help({"train": help_text(train_parser()), "evaluate": help_text(_parser())})
+    save_help({"train": help_text(train_parser()), "evaluate": help_text(evaluate_parser())})
     print("wrote argent_nb/help.json")

@@ -6,6 +6,7 @@
 from __future__ import annotations
 from .registry import HEADS, register_head
 
+import collections
 import contextlib
 import hashlib
 import json
@@ -312,9 +313,9 @@ def length_buckets(lengths: Sequence[int], max_buckets: int = 4, overhead: int =
     minimises the tokens a text tower runs, each bucket at its longest row's length, plus `overhead` tokens per bucket
     (a call's fixed cost). Exact dynamic programme over the distinct lengths (at most the context length)."""
     if not len(lengths): return []
-    L = sorted(set(lengths))
+    count = collections.Counter(lengths); L = sorted(count)
     cum = [0]
-    for l in L: cum.append(cum[-1] + sum(1 for x in lengths if x == l))          # rows with length <= L[j - 1]
+    for l in L: cum.append(cum[-1] + count[l])                                     # rows with length <= L[j - 1]
     m, INF = len(L), float("inf")
     cost = lambda i, j: (cum[j] - cum[i]) * L[j - 1] + overhead                      # bucket of lengths L[i:j]
     f = [[0.0] + [INF] * m] + [[INF] * (m + 1) for _ in range(max_buckets)]
