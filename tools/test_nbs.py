@@ -49,6 +49,13 @@ def output_problems(cell) -> list[str]:
     return out
 
 
+def unmapped_notebooks(nbs: Path) -> list[str]:
+    "Notebooks the landing page (index.ipynb, the README's source) does not name: it must map every one."
+    index = json.loads((nbs / "index.ipynb").read_text())
+    text = "".join("".join(c["source"]) for c in index["cells"] if c["cell_type"] == "markdown")
+    return [f.stem for f in sorted(nbs.glob("*.ipynb")) if f.stem != "index" and f"`{f.stem}`" not in text]
+
+
 def lint(fn) -> list[str]:
     "Problems of a committed notebook: drawing cells without a saved image, exported cells over MAX_EXPORT_LINES."
     out = []
@@ -109,6 +116,8 @@ def main(argv=None):
         r = subprocess.run([sys.executable, str(Path(__file__).with_name("make_readme.py")), "--check"],
                            capture_output=True, text=True)
         if r.returncode: print(r.stderr.strip()); failed.append("README.md")
+        if missing := unmapped_notebooks(Path(cfg.nbs_path)):
+            print(f"index.ipynb: notebooks the landing page does not name: {missing}"); failed.append("index.ipynb")
     for f in files:
         problems = lint(f)
         for pr in problems: print(f"{f.name}: {pr}")
