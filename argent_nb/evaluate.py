@@ -13,25 +13,19 @@ from .core.registry import BENCHMARKS, answer_help
 answer_help("evaluate", __name__)     # `python -m argent_nb.evaluate --help`: the saved text, before torch loads (01_core.registry)
 import numpy as np
 import torch
-import yaml
 from .core.config import ConfigError, apply, config_help, flatten, load_config, to_dict
 from .core.metrics import results_table
-from .core.models import build_model, find_checkpoint
 from .datasets.common import DataFormatError
-from .eval.suite import check_eval, eval_config_class, find_run_dir, load_run_model, run_benchmarks, write_json
+from .core.schema import default_config, eval_config_class
+from .eval.suite import check_eval, run_benchmarks
+from .runs import (CHECKPOINTS, build_run_model, find_checkpoint, find_run_dir, load_run_model, read_run_config, step_of,
+                            write_json)
 
 # %% auto #0
 __all__ = ['NOT_METHOD', 'FAMILIES', 'one_line', 'RunSpec', 'read_run', 'suite_config', 'method_key', 'group_runs', 'init_key',
            'initial_model', 'Entry', 'EvalError', 'evaluate_model', 'Request', 'check_request', 'evaluate_request',
            'aggregate', 'table_cells', 'text_table', 'markdown_table', 'metric_family', 'plot_table', 'write_outputs',
            'Comparison', 'run_request', 'evaluate_parser', 'main']
-
-# %% ../nbs/51_evaluate.ipynb #26384961
-def _step(ckpt: Path) -> int | None:
-    for part in (ckpt.name, ckpt.parent.name):
-        m = re.fullmatch(r"(?:step|checkpoint)_(\d+)", part)
-        if m: return int(m[1])
-    return None
 
 # %% ../nbs/51_evaluate.ipynb #3740f70d
 def one_line(e: BaseException | str) -> str:
@@ -53,24 +47,20 @@ class RunSpec:
     @property
     def seed(self) -> int: return (self.cfg.get("run") or {}).get("seed", 0)
     @property
-    def step(self) -> int | None: return _step(self.ckpt) if self.ckpt is not None else None
+    def step(self) -> int | None: return step_of(self.ckpt) if self.ckpt is not None else None
 
 # %% ../nbs/51_evaluate.ipynb #13fb6dcf
 def _skipped(run: Path, ckpt: Path) -> str | None:
     "A note when `ckpt` is not the run's newest step folder (newer ones hold no weights), else None."
-    root, s = run / "checkpoints", _step(ckpt)
-    newer = sorted(d.name for d in root.iterdir() if d.is_dir() and (t := _step(d)) is not None and s is not None and t > s) if root.is_dir() else []
+    root, s = run / CHECKPOINTS, step_of(ckpt)
+    newer = sorted(d.name for d in root.iterdir() if d.is_dir() and (t := step_of(d)) is not None and s is not None and t > s) if root.is_dir() else []
     return f"newer checkpoint folders without weights skipped: {', '.join(newer)}" if newer else None
 
 # %% ../nbs/51_evaluate.ipynb #65aac05d
 def read_run(path: str | Path) -> RunSpec:
     "The run at `path` (run folder or checkpoint): its folder and config (errors name the file); its checkpoint, or the problem finding one."
     run = find_run_dir(path)
-    f = run / "config.yaml"
-    try: cfg = yaml.safe_load(f.read_text())
-    except (yaml.YAMLError, UnicodeDecodeError, OSError) as e: raise ConfigError(f"{f}: not a readable yaml config ({one_line(e)})") from e
-    if not isinstance(cfg, (dict, type(None))): raise ConfigError(f"{f}: expected a mapping of config groups, got {type(cfg).__name__}")
-    spec = RunSpec(Path(path), run, cfg or {})
+    spec = RunSpec(Path(path), run, read_run_config(run))
     try:
         spec.ckpt = find_checkpoint(path)
         if Path(path).resolve() == run.resolve(): spec.note = _skipped(run, spec.ckpt)   # a checkpoint named as such is what was asked for
@@ -94,7 +84,6 @@ NOT_METHOD = ("run.seed", "run.dir", "train.resume")
 @functools.cache
 def _train_defaults() -> dict:
     "The trainer's default config, flattened."
-    from argent_nb.train import default_config
     return flatten(to_dict(default_config()))
 
 def method_key(cfg: dict, _depth: int = 0) -> dict:
@@ -160,14 +149,14 @@ def _rng_kept():
 
 # %% ../nbs/51_evaluate.ipynb #0bc7b88c
 def initial_model(spec: RunSpec):
-    "(model, None): the model `spec`'s run started from, built as the trainer built it (seeded with `run.seed`, then `build_model`)."
+    "(model, None): the model `spec`'s run started from, built as the trainer built it (seeded with `run.seed`, then `runs.build_run_model`)."
     from accelerate.utils import set_seed
     m = dict(spec.cfg.get("model") or {})
     if m.get("init_from") and not Path(m["init_from"]).exists():
         raise FileNotFoundError(f"model.init_from={m['init_from']} of {spec.run} no longer exists")
     with _rng_kept():
         set_seed(spec.seed)
-        return build_model(**m), None
+        return build_run_model(**m), None
 
 # %% ../nbs/51_evaluate.ipynb #773c4996
 @dataclass

@@ -8,90 +8,24 @@ import dataclasses, itertools, json, math, os, shutil, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
-from .core.registry import DATASETS, HEADS, METHODS, Method, answer_help, get_method, params_group
+from .core.registry import DATASETS, Method, answer_help, get_method
 answer_help("train", __name__)        # `python -m argent_nb.train --help`: the saved text, before torch loads (01_core.registry)
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
-from .core.config import ConfigError, config_help, doc, load_config, save_config, validate
+from .core.config import ConfigError, config_help, load_config, save_config, validate
 from .core.data import Collator, check_fields
 from .core.metrics import results_table
-from .core.models import build_model, checkpoint_problem, unwrap_model, write_checksums
-from .eval.suite import check_eval, eval_config_class, run_benchmarks, write_json
+from .core.models import unwrap_model
+from .core.schema import DataCfg, OptimCfg, default_config
+from .eval.suite import check_eval, run_benchmarks
+from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
+                            resume_point, resume_records, save_checkpoint, write_json)
 
 # %% auto #0
-__all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'default_config', 'build_dataset', 'EpochSampler',
-           'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState', 'save_checkpoint',
-           'latest_checkpoint', 'MetricsLog', 'SetupError', 'Run', 'cpu_threads', 'setup', 'train_step', 'run_steps',
-           'plot_run', 'finish', 'train', 'train_parser', 'parse_args', 'main']
-
-# %% ../nbs/50_train.ipynb #392bcc5c
-@dataclass
-class RunCfg:
-    dir: str | None = doc(None, "run folder; default runs/<method>-<time>")
-    seed: int = doc(0, "seed of model init, data order and everything random", min=0)
-
-# %% ../nbs/50_train.ipynb #7aa68aaa
-@dataclass
-class DataCfg:
-    name: str = doc(DATASETS.default, "training dataset (registered in DATASETS)", choices=lambda: tuple(sorted(DATASETS)))
-    split: str = doc("train", "split to train on")
-    n: int | None = doc(None, "number of training samples (None: the split's default size)", min=1)
-    seed: int = doc(0, "dataset seed (HierShapes: sample i is a function of (seed, split, i))", min=0)
-    image_size: int = doc(64, "rendered image size; the model resizes to its own input size", min=8)
-    batch_size: int = doc(64, "batch size per process", min=1)
-    num_workers: int = doc(0, "DataLoader workers", min=0)
-    path: str | None = doc(None, "data file or folder of a real dataset (e.g. a HierarCaps train CSV)")
-    image_root: str | None = doc(None, "folder of a real dataset's images")
-    augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
-
-# %% ../nbs/50_train.ipynb #17215132
-@dataclass
-class ModelCfg:
-    arch: str = doc("argent-tiny", "open_clip architecture or a tiny config (argent-tiny, argent-micro)")
-    pretrained: str | None = doc(None, "open_clip pretrained tag or a local weights file")
-    head: str | None = doc(None, "geometry head; None: the method's own (Method.head)", choices=lambda: tuple(sorted(HEADS)))
-    cache_dir: str | None = doc(None, "where pretrained weights are cached")
-    init_from: str | None = doc(None, "run folder or checkpoint of this project to start from (stage 2)")
-    text_buckets: int = doc(1, "encode texts in up to N groups of similar length, each cut after its longest (faster with many texts per sample; same features up to rounding)", min=1, max=16)
-
-# %% ../nbs/50_train.ipynb #549ed956
-@dataclass
-class OptimCfg:
-    lr: float = doc(5e-4, "peak learning rate (AdamW)", gt=0)
-    weight_decay: float = doc(0.2, "AdamW weight decay (not on gains, biases, logit scale)", min=0)
-    betas: list[float] = doc([0.9, 0.98], "AdamW betas", min=0, max=0.999999)
-    eps: float = doc(1e-6, "AdamW eps", gt=0)
-    warmup_steps: int = doc(50, "linear warmup steps, then cosine decay to 0 (MERU)", min=0)
-    max_grad_norm: float | None = doc(None, "clip gradients to this norm", gt=0)
-    schedule: str = doc("cosine", "cosine (after warmup, MERU) | constant (after warmup) | onecycle (torch OneCycleLR, peak at warmup_steps)",
-                        choices=("cosine", "constant", "onecycle"))
-
-# %% ../nbs/50_train.ipynb #751815df
-@dataclass
-class TrainCfg:
-    steps: int = doc(450, "optimizer steps (the embedded default: 450, 7-8 min on 2 CPU cores; configs/*_hiershapes.yaml: 600)", min=1)
-    epochs: float | None = doc(None, "if set, overrides steps: this many passes over the training data", gt=0)
-    save_every: int = doc(200, "checkpoint every N steps (and at the end)", min=1)
-    keep: int = doc(2, "checkpoints to keep (0: all)", min=0)
-    log_every: int = doc(10, "log metrics every N steps", min=1)
-    resume: str | None = doc(None, "'latest' to resume the run in run.dir (the newest intact checkpoint), or a checkpoint folder")
-    mixed_precision: str | None = doc(None, "None: Accelerate's config / launch flag", choices=("no", "fp16", "bf16", "fp8"))
-    grad_accum: int | None = doc(None, "gradient accumulation steps; None: Accelerate's config", min=1)
-    eval_init: bool = doc(True, "also evaluate the model before training (an 'init' row in the table)")
-    cpu: bool = doc(False, "force CPU even when a GPU is present")
-    threads: int | None = doc(None, "torch threads per process; None: on the CPU, the usable cores / processes on this machine (also under `accelerate launch`, which sets OMP_NUM_THREADS=1 unless told), unless you set OMP_NUM_THREADS", min=1)
-    log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
-
-# %% ../nbs/50_train.ipynb #4f9e16c7
-def default_config():
-    "The full default config tree (the embedded default run): every registered method's and benchmark's group, the registry's defaults."
-    Cfg = dataclasses.make_dataclass("TrainConfig", [
-        ("run", RunCfg, field(default_factory=RunCfg)), ("data", DataCfg, field(default_factory=DataCfg)),
-        ("model", ModelCfg, field(default_factory=ModelCfg)), ("method", MC := params_group(METHODS, "method", ("name", str, "method to train")), field(default_factory=MC)),
-        ("optim", OptimCfg, field(default_factory=OptimCfg)), ("train", TrainCfg, field(default_factory=TrainCfg)),
-        ("eval", EC := eval_config_class(), field(default_factory=EC))])
-    return Cfg()
+__all__ = ['build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState',
+           'SetupError', 'Run', 'cpu_threads', 'setup', 'train_step', 'run_steps', 'plot_run', 'finish', 'train',
+           'train_parser', 'parse_args', 'main']
 
 # %% ../nbs/50_train.ipynb #9920291c
 def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
@@ -151,51 +85,6 @@ class TrainState:
     def state_dict(self): return {"step": self.step, "batches": self.batches}
     def load_state_dict(self, d): self.step, self.batches = int(d["step"]), int(d["batches"])
 
-# %% ../nbs/50_train.ipynb #8cf4427a
-def _ckpt_name(step: int) -> str: return f"step_{step:07d}"
-
-# %% ../nbs/50_train.ipynb #8b127511
-def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2) -> Path:
-    "Atomically save the full training state as `run_dir/checkpoints/step_N` with its checksums; prune to the newest `keep`."
-    root = Path(run_dir) / "checkpoints"
-    tmp, final = root / f".tmp-{_ckpt_name(step)}", root / _ckpt_name(step)
-    if accelerator.is_main_process:
-        if tmp.exists(): shutil.rmtree(tmp)
-        root.mkdir(parents=True, exist_ok=True)
-    accelerator.wait_for_everyone()
-    accelerator.save_state(str(tmp), safe_serialization=True)
-    accelerator.wait_for_everyone()
-    if accelerator.is_main_process:
-        write_checksums(tmp)                                # sizes + SHA-256 of every file, checked on resume
-        if final.exists(): shutil.rmtree(final)
-        os.replace(tmp, final)
-        ptr = root / "latest.tmp"; ptr.write_text(final.name); os.replace(ptr, root / "latest")
-        done = sorted(p for p in root.glob("step_*") if p.is_dir())
-        for old in done[:-keep] if keep > 0 else []: shutil.rmtree(old)
-    accelerator.wait_for_everyone()
-    return final
-
-# %% ../nbs/50_train.ipynb #ec7e5f20
-def latest_checkpoint(run_dir: Path) -> Path | None:
-    "The checkpoint named by `run_dir/checkpoints/latest`, or None."
-    ptr = Path(run_dir) / "checkpoints" / "latest"
-    if not ptr.exists(): return None
-    p = ptr.parent / ptr.read_text().strip()
-    if not p.is_dir(): raise FileNotFoundError(f"{ptr} names {p.name}, which does not exist")
-    return p
-
-# %% ../nbs/50_train.ipynb #759e28a6
-class MetricsLog:
-    "Append rows to `RUN/metrics.jsonl` and send them to the accelerator's trackers; main process only for the file."
-    def __init__(self, run_dir: Path, accelerator=None):
-        self.path, self.acc = Path(run_dir) / "metrics.jsonl", accelerator
-        self.active = accelerator is None or accelerator.is_main_process
-    def __call__(self, row: dict):
-        if self.active:
-            with open(self.path, "a") as f: f.write(json.dumps(row) + "\n")
-        if self.acc is not None:
-            self.acc.log({k: v for k, v in row.items() if k != "step" and isinstance(v, (int, float))}, step=row["step"])
-
 # %% ../nbs/50_train.ipynb #2f68f0c1
 class SetupError(RuntimeError):
     "A run that cannot start (bad config value, missing fields, missing weights, occupied run folder)."
@@ -217,29 +106,6 @@ def _log_with(cfg) -> list[str]:
     if cfg.train.log_with is not None: return list(cfg.train.log_with)
     import importlib.util
     return ["tensorboard"] if importlib.util.find_spec("tensorboard") else []
-
-# %% ../nbs/50_train.ipynb #28e36ae8
-def _resume_point(cfg, run_dir: Path, say=None) -> Path | None:
-    """The checkpoint to resume from (or None), or an error if the request and the run folder disagree or the checkpoint
-    is damaged; `train.resume=latest` takes the newest intact checkpoint and says (`say`) which damaged ones it passed."""
-    if cfg.train.resume is None:
-        if latest_checkpoint(run_dir) is not None:
-            raise FileExistsError(f"{run_dir} already holds checkpoints; pass train.resume=latest to continue it, or choose another run.dir")
-        return None
-    if cfg.train.resume != "latest":
-        resume = Path(cfg.train.resume)
-        if not resume.is_dir(): raise FileNotFoundError(f"train.resume={cfg.train.resume!r}: no checkpoint found ({resume} is not a folder)")
-        if problem := checkpoint_problem(resume): raise ValueError(f"train.resume={cfg.train.resume!r}: {problem}")
-        return resume
-    found = sorted((p for p in (run_dir / "checkpoints").glob("step_*") if p.is_dir()), reverse=True) if (run_dir / "checkpoints").is_dir() else []
-    if not found: raise FileNotFoundError(f"train.resume='latest': no checkpoint found (no {run_dir / 'checkpoints'}/step_N)")
-    damaged = []
-    for ckpt in found:
-        if (problem := checkpoint_problem(ckpt)) is None:
-            if damaged and say: say(f"train.resume=latest: passing damaged checkpoint(s) ({'; '.join(damaged)}); resuming from {ckpt.name}, the newest intact one")
-            return ckpt
-        damaged.append(problem)
-    raise ValueError(f"train.resume='latest': every checkpoint in {run_dir / 'checkpoints'} is damaged: {'; '.join(damaged)}")
 
 # %% ../nbs/50_train.ipynb #5743a95a
 def cpu_threads(threads: int | None, device_type: str, local_processes: int, env=os.environ) -> tuple[int | None, str]:
@@ -277,12 +143,12 @@ def _checked_request(cfg):
         set_seed(cfg.run.seed)
         dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
         _check_request(cfg, method, dataset)
-        model = build_model(cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
-                            cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets)
+        model = build_run_model(arch=cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
+                                cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets)
         run_dir = [cfg.run.dir or _default_run_dir(cfg)]
         broadcast_object_list(run_dir)                       # every process uses the main process's folder name
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
-        return acc, method, dataset, model, run_dir, _resume_point(cfg, run_dir, acc.print)
+        return acc, method, dataset, model, run_dir, resume_point(run_dir, cfg.train.resume, acc.print)
     except (KeyError, ValueError, FileNotFoundError, FileExistsError, TypeError) as e:
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
@@ -298,14 +164,14 @@ def setup(cfg, quiet: bool = False) -> Run:
     bar.update(); bar.set_postfix_str("run folder, optimizer, data loader, trackers")
     threads, why = cpu_threads(cfg.train.threads, acc.device.type, int(os.environ.get("LOCAL_WORLD_SIZE", acc.num_processes)))
     if threads: torch.set_num_threads(threads)
-    if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / "plots")   # benchmarks' figures go with the run
+    if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / PLOTS)   # benchmarks' figures go with the run
     stream = isinstance(dataset, IterableDataset)   # splits itself across processes and workers; not prepared
     if cfg.train.epochs is not None:
         per_epoch = (dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) // acc.gradient_accumulation_steps
                      if stream else len(dataset) // (cfg.data.batch_size * acc.num_processes * acc.gradient_accumulation_steps))
         cfg.train.steps = max(1, int(round(cfg.train.epochs * per_epoch)))
     if acc.is_main_process:
-        (run_dir / "plots").mkdir(parents=True, exist_ok=True); save_config(cfg, run_dir / "config.yaml")
+        (run_dir / PLOTS).mkdir(parents=True, exist_ok=True); save_config(cfg, run_dir / CONFIG)
     method.setup(model, acc, dataset)
     trainable = method.trainable_parameters(model)
     keep = {id(p) for _, p in trainable}
@@ -394,13 +260,12 @@ def run_steps(run: Run, quiet: bool = False) -> int:
 def plot_run(run_dir: Path):
     "Loss and learning-rate curves from `metrics.jsonl` into `plots/loss.png`."
     from matplotlib.figure import Figure        # no pyplot: no backend to choose, a notebook's inline figures untouched
-    rows = [json.loads(l) for l in open(Path(run_dir) / "metrics.jsonl") if l.strip()] if (Path(run_dir) / "metrics.jsonl").exists() else []
-    rows = [r for r in rows if "loss" in r]
+    rows = read_metrics(run_dir, "loss")
     if not rows: return
     fig = Figure(figsize=(9, 3)); a, b = fig.subplots(1, 2)
     a.plot([r["step"] for r in rows], [r["loss"] for r in rows]); a.set(xlabel="step", ylabel="loss", title="training loss")
     b.plot([r["step"] for r in rows], [r["lr"] for r in rows]); b.set(xlabel="step", ylabel="lr", title="learning rate")
-    fig.tight_layout(); fig.savefig(Path(run_dir) / "plots" / "loss.png", dpi=100)
+    fig.tight_layout(); fig.savefig(Path(run_dir) / PLOTS / "loss.png", dpi=100)
 
 
 # %% ../nbs/50_train.ipynb #85a113f8
@@ -410,24 +275,13 @@ def finish(run: Run, results: dict) -> dict:
     results["step"] = run.state.step
     results["eval"] = run_benchmarks(unwrap_model(run.model), run.cfg.eval, acc)
     if acc.is_main_process:
-        write_json({k: v for k, v in results.items() if k != "run_dir"}, run.run_dir / "eval.json")
+        write_json({k: v for k, v in results.items() if k != "run_dir"}, run.run_dir / EVAL)
         plot_run(run.run_dir)
         rows = {**({"init (step 0)": results["init"]} if "init" in results else {}), f"{run.method.name} (step {run.state.step})": results["eval"]}
         run.say("\n" + results_table(rows, width=shutil.get_terminal_size((120, 24)).columns) + f"\n\nrun folder: {run.run_dir}")
     acc.wait_for_everyone()
     acc.end_training()
     return results
-
-# %% ../nbs/50_train.ipynb #c28c0fc7
-def _resume_records(run: Run) -> dict:
-    """On resume (or a new start): `metrics.jsonl` cut back to the rows of steps <= the checkpoint's (0: none; main process, atomically), and the
-    initial evaluation the first start saved (`eval_init.json`), or {} when it made none."""
-    log, init = run.run_dir / "metrics.jsonl", run.run_dir / "eval_init.json"
-    if run.acc.is_main_process and log.exists():
-        keep = [l for l in log.read_text().splitlines(keepends=True) if l.strip() and json.loads(l)["step"] <= run.state.step]
-        tmp = log.with_name(f".{log.name}.tmp"); tmp.write_text("".join(keep)); os.replace(tmp, log)
-    run.acc.wait_for_everyone()
-    return json.loads(init.read_text()) if init.exists() else {}
 
 # %% ../nbs/50_train.ipynb #b7d462cd
 def train(cfg, quiet: bool = False) -> dict:
@@ -436,12 +290,12 @@ def train(cfg, quiet: bool = False) -> dict:
     results = {"run_dir": str(run.run_dir)}
     if run.resume is not None:
         run.acc.load_state(str(run.resume)); run.say(f"resumed from {run.resume} at step {run.state.step}")
-        if init := _resume_records(run): results["init"] = init
+        if init := resume_records(run.run_dir, run.state.step, run.acc): results["init"] = init
     else:
-        _resume_records(run)    # a start over an attempt killed before its first checkpoint: that attempt's rows go
+        resume_records(run.run_dir, 0, run.acc)    # a start over an attempt killed before its first checkpoint: that attempt's rows go
         if cfg.train.eval_init:
             results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc)
-            if run.acc.is_main_process: write_json(results["init"], run.run_dir / "eval_init.json")   # for a resumed run's table
+            if run.acc.is_main_process: write_json(results["init"], run.run_dir / EVAL_INIT)   # for a resumed run's table
     run_steps(run, quiet)
     return finish(run, results)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Our `clip` training step against a plain PyTorch loop over the same open_clip model (issue 11, item 3).
+"""Our `clip` training step against a plain PyTorch loop over the same open_clip model.
 
 Ours: the trainer's own `train.train_step` on a run that `train.setup` built (`method.name=clip`: Accelerate's
 wrappers, the geometry head, the project's contrastive loss with gather-with-gradient, AdamW with its parameter
@@ -30,7 +30,8 @@ def main(argv=None):
     from open_clip.loss import ClipLoss
     from argent_nb.core.config import load_config
     from argent_nb.core.models import unwrap_model
-    from argent_nb.train import default_config, setup, train_step
+    from argent_nb.core.schema import default_config
+    from argent_nb.train import setup, train_step
     torch.set_num_threads(a.threads)
     tmp = tempfile.mkdtemp(prefix="bench_clip_step_")
     cfg = load_config(default_config(), None, [

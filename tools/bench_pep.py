@@ -7,7 +7,7 @@
 
 The pairs index a table of `--table` random embeddings (as the PEP benchmark does: embeddings are computed once per
 text or image, pairs refer to them). The reference computes the textbook formula of the same exterior angle
-(arccos of a clamped cosine, SPEC 0.1 / 0.2) in float64 numpy, `--ref-chunk` pairs at a time, in the same run.
+(arccos of a clamped cosine: RE's radial geometry, `03_core.radial`, and the Lorentz exterior angle, `04_core.lorentz`) in float64 numpy, `--ref-chunk` pairs at a time, in the same run.
 Prints both times, the speed-up and the largest difference in p.
 """
 import argparse, math, os, time
@@ -28,7 +28,7 @@ def naive_radial(table, root, ia, ib, chunk):
 
 
 def naive_lorentz(table, c, ia, ib, chunk):
-    "p from SPEC 0.2's ext(x, y) = arccos((y_t + c<x,y>_L x_t) / (||x~|| sqrt((c<x,y>_L)^2 - 1))), float64 numpy."
+    "p from the Lorentz exterior angle (`04_core.lorentz`) ext(x, y) = arccos((y_t + c<x,y>_L x_t) / (||x~|| sqrt((c<x,y>_L)^2 - 1))), float64 numpy."
     T, out = table.astype(np.float64), np.empty(len(ia))
     t = np.sqrt(1 / c + (T * T).sum(1))
     for s in range(0, len(ia), chunk):

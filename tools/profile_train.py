@@ -35,7 +35,8 @@ def main(argv=None):
     clk, t_start = Clock(), time.perf_counter()
     with clk("import"):
         import torch
-        from argent_nb.train import default_config, setup, plot_run
+        from argent_nb.core.schema import default_config
+        from argent_nb.train import setup, plot_run
         from argent_nb.core.config import load_config
         from argent_nb.core.models import unwrap_model
         from argent_nb.core.registry import BENCHMARKS

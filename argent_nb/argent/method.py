@@ -4,13 +4,14 @@
 
 # %% ../../nbs/41_argent.method.ipynb #09e08495
 from __future__ import annotations
+import warnings
 from dataclasses import dataclass, fields
 from typing import Callable, ClassVar
 import torch
-from ..core.config import doc
+from ..core.config import doc, validate
 from ..core.lorentz import LorentzGeometry
 from ..core.models import LorentzHead
-from .losses import argent_loss, hycoclip_loss, meru_loss, pick_boxes
+from .losses import ADAENT_FORMS, ENTAILMENT_REDUCTIONS, argent_loss, hycoclip_loss, meru_loss, pick_boxes
 from ..core.losses import dist_info, gather_with_grad
 from ..core.models import unwrap_model
 from ..core.registry import Method, register_method
@@ -18,11 +19,29 @@ from ..core.registry import Method, register_method
 # %% auto #0
 __all__ = ['BoxParams', 'MERU', 'HyCoCLIP', 'linear_warmup', 'ARGENT']
 
+# %% ../../nbs/41_argent.method.ipynb #5ed279e2
+_HYCOCLIP_RENAMED = {"entailment_reduction": ("entail_variant", {"half_sum": "release"})}
+_ARGENT_RENAMED = {"ada_form": ("ada_variant", None)}
+_OLD_KEYS = set(_HYCOCLIP_RENAMED) | set(_ARGENT_RENAMED)
+"Old keys of `method.hycoclip` and `method.argent` (work for one release; never passed to a loss)."
+
+def _renamed_key(group: str, renamed: dict, name: str, value) -> tuple:
+    """(key, value) to set for `name` on a `Params` of config group `group`: an old key of `renamed` ({old: (new,
+    {old value: new value} or None)}) given a value (not None) becomes its new key and value, with a one-line
+    deprecation notice (`FutureWarning`); any other key is set as given (as `radial_emb.method.renamed_key`)."""
+    if name not in renamed or value is None: return name, value
+    new, values = renamed[name]
+    v = values.get(value, value) if values else value
+    said = f"{group}.{name}={value}" if values else f"{group}.{name}"
+    warnings.warn(f"{said} is deprecated and works for one release: use {group}.{new}" + (f"={v}" if values else ""),
+                  FutureWarning, stacklevel=3)
+    return new, v
+
 # %% ../../nbs/41_argent.method.ipynb #ac35df93
 @dataclass
 class BoxParams:
     "How HyCoCLIP and ARGENT pick the one object box of a sample."
-    box_pick: str = doc("random", "which box of a sample: random | first (the subject in HierShapes)")
+    box_pick: str = doc("random", "which box of a sample: random | first (the subject in HierShapes)", choices=("random", "first"))
     box_seed: int = doc(0, "seed of the box choice (with the step)")
 
 _BOX_FIELDS = {f.name for f in fields(BoxParams)}
@@ -44,6 +63,10 @@ class _Lorentz(Method):
     one call, then `objective` (a loss of `argent.losses`) with every `Params` field outside `BoxParams` as a keyword."""
     head = "lorentz"
     objective: ClassVar[Callable]
+
+    def __init__(self, params=None):
+        super().__init__(params)
+        validate(self.params, f"method.{self.name}.")   # the `doc` rules: a wrong value fails here, not at step N
 
     @property
     def boxes(self) -> bool: return "box_images" in self.needs      # one object box per sample?
@@ -73,8 +96,8 @@ class _Lorentz(Method):
         parts = self.objective(*emb, scale, geo, **self.objective_kwargs(), **kw)
         return {**parts, "curvature": torch.as_tensor(geo.curvature).detach()}   # logged with the loss parts
 
-    def objective_kwargs(self) -> dict:   # the objective's keywords: every `Params` field outside `BoxParams`
-        return {f.name: getattr(self.params, f.name) for f in fields(self.params) if f.name not in _BOX_FIELDS}
+    def objective_kwargs(self) -> dict:   # the objective's keywords: every `Params` field outside `BoxParams` and the old keys
+        return {f.name: getattr(self.params, f.name) for f in fields(self.params) if f.name not in _BOX_FIELDS | _OLD_KEYS}
     def state_dict(self): return {"calls": self.calls}
     def load_state_dict(self, s): self.calls = int(s["calls"])
 
@@ -87,8 +110,8 @@ class MERU(_Lorentz):
     objective = staticmethod(meru_loss)
     @dataclass
     class Params:
-        entail_weight: float = doc(0.2, "weight of the entailment hinge")
-        aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)")
+        entail_weight: float = doc(0.2, "weight of the entailment hinge (logged as entailment)", min=0)
+        aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0)
 
 # %% ../../nbs/41_argent.method.ipynb #5e133ac7
 @register_method
@@ -99,10 +122,13 @@ class HyCoCLIP(_Lorentz):
     objective = staticmethod(hycoclip_loss)
     @dataclass
     class Params(BoxParams):
-        entail_weight: float = doc(0.2, "weight of the entailment hinges")
-        entailment_reduction: str = doc("half_sum", "half_sum (released code: 0.5 x the sum of the 4 hinges) | mean")
-        aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)")
-        norm_weight: float = doc(0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)")
+        entail_weight: float = doc(0.2, "weight of the entailment hinges (logged as entailment)", min=0)
+        entail_variant: str = doc("release", "release (released code: 0.5 x the sum of the 4 hinges) | mean", choices=ENTAILMENT_REDUCTIONS)
+        aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0)
+        norm_weight: float = doc(0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)", min=0)
+        entailment_reduction: str | None = doc(None, "deprecated (one release): use entail_variant (half_sum: release)", choices=("half_sum", "mean"))
+
+        def __setattr__(self, name, value): object.__setattr__(self, *_renamed_key("method.hycoclip", _HYCOCLIP_RENAMED, name, value))
 
 # %% ../../nbs/41_argent.method.ipynb #b7dfd971
 def linear_warmup(step: int, steps: int) -> float:
@@ -114,23 +140,24 @@ def linear_warmup(step: int, steps: int) -> float:
 # %% ../../nbs/41_argent.method.ipynb #de64b8e3
 @register_method
 class ARGENT(_Lorentz):
-    "ARGENT: HyCoCLIP's contrastive terms + adaptive entailment (AdaEnt) + the norm regulariser (SPEC 5)."
+    "ARGENT: HyCoCLIP's contrastive terms + adaptive entailment (AdaEnt) + the norm regulariser (our definition, `40_argent.losses`)."
     name = "argent"
     needs = frozenset({"images", "captions", "box_images"})
     objective = staticmethod(argent_loss)
     @dataclass
     class Params(BoxParams):
-        ada_weight: float = doc(0.2, "weight of AdaEnt")
-        norm_weight: float = doc(1.0, "weight of the norm regulariser")
-        ada_form: str = doc("sin2", "form of the AdaEnt weight: sin2 (SPEC 5.1) | linear | none")
-        delta: float = doc(0.1, "AdaEnt distance scale of the tanh factor")
-        ada_warmup: int = doc(0, "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)")
-        unif_weight: float = doc(0.0, "guard: weight of the uniformity term on the images' and texts' directions (0: off)")
-        unif_t: float = doc(2.0, "temperature t of the uniformity term (Wang & Isola 2020)")
+        ada_weight: float = doc(0.2, "weight of AdaEnt (logged as adaent)", min=0)
+        norm_weight: float = doc(1.0, "weight of the norm regulariser (logged as norm)", min=0)
+        ada_variant: str = doc("sin2", "the AdaEnt weight: sin2 (our definition, 40_argent.losses) | linear | none", choices=ADAENT_FORMS)
+        delta: float = doc(0.1, "AdaEnt distance scale of the tanh factor", gt=0)
+        ada_warmup: int = doc(0, "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)", min=0)
+        unif_weight: float = doc(0.0, "guard: weight of the uniformity term on the images' and texts' directions (logged as uniformity; 0: off)", min=0)
+        unif_t: float = doc(2.0, "temperature t of the uniformity term (Wang & Isola 2020)", gt=0)
+        ada_form: str | None = doc(None, "deprecated (one release): use ada_variant", choices=ADAENT_FORMS)
+
+        def __setattr__(self, name, value): object.__setattr__(self, *_renamed_key("method.argent", _ARGENT_RENAMED, name, value))
 
     def setup(self, model, accelerator, dataset):
-        for k in ("ada_warmup", "unif_weight"):
-            if getattr(self.params, k) < 0: raise ValueError(f"method.argent.{k} must be >= 0, got {getattr(self.params, k)}")
         super().setup(model, accelerator, dataset)
         self.steps = 0                       # optimizer steps taken: the AdaEnt warm-up's clock
 

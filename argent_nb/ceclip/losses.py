@@ -109,19 +109,20 @@ def ceclip_logits(image: Tensor, text: Tensor, negatives: Tensor, geometry, scal
             "pos": i2t[r, own], "neg": i2n.view(B, N, K)[r, own], "tt": tt_all.view(B, N, K)[r, own]}
 
 # %% ../../nbs/31_ceclip.losses.ipynb #da81c573
-def ceclip_loss(sims: dict, types: Tensor, thresholds: Tensor, alpha: float = 0.2, beta: float = 0.4, imc_form: str = "paper",
-                itc_hard_negatives: bool = True, reduce=all_reduce_sum) -> dict:
-    """Eq. 8 from `ceclip_logits`: L = L_itc(hn) + alpha L_imc + beta L_cmr with the step's `thresholds` [n_types] and the
-    negatives' `types` [B, K]. Returns 'loss', the terms (detached), and per type the thresholds used (`th_<type>`),
-    the gap statistic for the next ones (`gap_<type>`, `n_<type>`), and `hn_acc`."""
+def ceclip_loss(sims: dict, types: Tensor, thresholds: Tensor, imc_weight: float = 0.2, cmr_weight: float = 0.4,
+                imc_variant: str = "paper", contrastive_hard_negatives: bool = True, reduce=all_reduce_sum) -> dict:
+    """Eq. 8 from `ceclip_logits`: L = L_itc(hn) + imc_weight L_imc + cmr_weight L_cmr (the paper's alpha and beta) with
+    the step's `thresholds` [n_types] and the negatives' `types` [B, K]. Returns 'loss', the terms (detached; L_itc(hn)
+    as 'contrastive', the name of the image-text contrastive term in every method), and per type the thresholds used
+    (`th_<type>`), the gap statistic for the next ones (`gap_<type>`, `n_<type>`), and `hn_acc`."""
     s = sims
-    itc = itc_hn_loss(s["i2t"], s["t2i"], s["i2n"] if itc_hard_negatives else None, s["neg_valid"], s["offset"])
-    imc = imc_loss(s["pos"], s["tt"], s["valid"], imc_form, s["tt_all"])
+    con = itc_hn_loss(s["i2t"], s["t2i"], s["i2n"] if contrastive_hard_negatives else None, s["neg_valid"], s["offset"])
+    imc = imc_loss(s["pos"], s["tt"], s["valid"], imc_variant, s["tt_all"])
     cmr = cmr_loss(s["pos"], s["neg"], thresholds, types, s["valid"])
-    total = itc + (alpha * imc if alpha else 0) + (beta * cmr if beta else 0)    # a zero weight adds nothing at all
+    total = con + (imc_weight * imc if imc_weight else 0) + (cmr_weight * cmr if cmr_weight else 0)    # a zero weight adds nothing at all
     gap, count = threshold_stats(s["pos"], s["neg"], types, s["valid"], len(thresholds), reduce)
     acc = masked_mean((s["pos"][:, None] > s["neg"]).float(), s["valid"]).detach()
-    parts = {"loss": total, "itc": itc.detach(), "imc": imc.detach(), "cmr": cmr.detach(), "hn_acc": acc}
+    parts = {"loss": total, "contrastive": con.detach(), "imc": imc.detach(), "cmr": cmr.detach(), "hn_acc": acc}
     names = HARD_NEGATIVE_TYPES if len(thresholds) == len(HARD_NEGATIVE_TYPES) else [str(j) for j in range(len(thresholds))]
     for j, t in enumerate(names):
         parts.update({f"th_{t}": thresholds[j].detach(), f"gap_{t}": gap[j], f"n_{t}": count[j]})

@@ -4,10 +4,10 @@
 
 # %% ../../nbs/33_ceclip.method.ipynb #ac9fc89a
 from __future__ import annotations
-import math
+import warnings
 from dataclasses import dataclass
 import torch
-from ..core.config import doc
+from ..core.config import doc, validate
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.models import unwrap_model
 from ..core.registry import Method, register_method
@@ -17,38 +17,54 @@ from .losses import ceclip_logits, ceclip_loss, next_thresholds
 __all__ = ['CECLIPParams', 'CECLIP']
 
 # %% ../../nbs/33_ceclip.method.ipynb #d8d8b4b1
+_CECLIP_RENAMED = {"alpha": ("imc_weight", None), "beta": ("cmr_weight", None),
+                   "itc_hard_negatives": ("contrastive_hard_negatives", None), "imc_form": ("imc_variant", None)}
+"Old keys of `method.ceclip` -> (new key, {old value: new value}); they work for one release."
+
+def _renamed_key(group: str, renamed: dict, name: str, value) -> tuple:
+    """(key, value) to set for `name` on a `Params` of config group `group`: an old key of `renamed` ({old: (new,
+    {old value: new value} or None)}) given a value (not None) becomes its new key and value, with a one-line
+    deprecation notice (`FutureWarning`); any other key is set as given (as `radial_emb.method.renamed_key`)."""
+    if name not in renamed or value is None: return name, value
+    new, values = renamed[name]
+    v = values.get(value, value) if values else value
+    said = f"{group}.{name}={value}" if values else f"{group}.{name}"
+    warnings.warn(f"{said} is deprecated and works for one release: use {group}.{new}" + (f"={v}" if values else ""),
+                  FutureWarning, stacklevel=3)
+    return new, v
+
+# %% ../../nbs/33_ceclip.method.ipynb #c632cda8
 @dataclass
 class CECLIPParams:
     "Keys of the `ceclip` method (`method.ceclip.*`): loss weights, ablations, the thresholds, released-code choices."
-    alpha: float = doc(0.2, "weight of the intra-modal contrast (Eq. 8; paper 0.2, current release 0.3); 0: Table 4 without IMC")
-    beta: float = doc(0.4, "weight of the cross-modal rank (Eq. 8; paper 0.4, current release 0.2); 0: Table 4 without CMR")
-    itc_hard_negatives: bool = doc(True, "add the hard negatives to the image->text softmax (Eq. 2); false: CLIP's ITC (Eq. 1)")
-    imc_form: str = doc("paper", "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch negatives unmasked")
-    threshold: str = doc("adaptive", "adaptive: Eq. 7, min(u, previous step's mean gap) per type | fixed: threshold_value (Fig. 5a)")
-    threshold_value: float = doc(5.0, "the fixed threshold of every type, logit units (Fig. 5a: 2, 5, 10)")
-    u: float = doc(10.0, "upper bound of the adaptive thresholds (Eq. 7), logit units (about 0.1 in cosine at scale 100)")
+    imc_weight: float = doc(0.2, "weight alpha of the intra-modal contrast (Eq. 8; paper 0.2, current release 0.3); 0: Table 4 without IMC", min=0)
+    cmr_weight: float = doc(0.4, "weight beta of the cross-modal rank (Eq. 8; paper 0.4, current release 0.2); 0: Table 4 without CMR", min=0)
+    contrastive_hard_negatives: bool = doc(True, "add the hard negatives to the image->text softmax (Eq. 2); false: CLIP's ITC (Eq. 1)")
+    imc_variant: str = doc("paper", "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch negatives unmasked", choices=("paper", "release"))
+    threshold: str = doc("adaptive", "adaptive: Eq. 7, min(u, previous step's mean gap) per type | fixed: threshold_value (Fig. 5a)", choices=("adaptive", "fixed"))
+    threshold_value: float = doc(5.0, "the fixed threshold of every type, logit units (Fig. 5a: 2, 5, 10)", min=0)
+    u: float = doc(10.0, "upper bound of the adaptive thresholds (Eq. 7), logit units (about 0.1 in cosine at scale 100)", min=0)
     clamp_zero: bool = doc(False, "release: the adaptive thresholds are clamped at 0 from below")
     reset_each_epoch: bool = doc(False, "release: the adaptive thresholds are reset to 0 at the start of each epoch")
+    alpha: float | None = doc(None, "deprecated (one release): use imc_weight")
+    beta: float | None = doc(None, "deprecated (one release): use cmr_weight")
+    itc_hard_negatives: bool | None = doc(None, "deprecated (one release): use contrastive_hard_negatives")
+    imc_form: str | None = doc(None, "deprecated (one release): use imc_variant", choices=("paper", "release"))
 
-# %% ../../nbs/33_ceclip.method.ipynb #312a3fcc
-_CECLIP_CHOICES = {"imc_form": ("paper", "release"), "threshold": ("adaptive", "fixed")}
-
-def _check_ceclip_params(p: CECLIPParams):
-    "Raise a ValueError naming the `method.ceclip.*` key for an unknown choice, a negative weight or bound, or a NaN."
-    for k, ok in _CECLIP_CHOICES.items():
-        if getattr(p, k) not in ok: raise ValueError(f"method.ceclip.{k} must be one of {list(ok)}, got {getattr(p, k)!r}")
-    for k in ("alpha", "beta", "u", "threshold_value"):
-        v = getattr(p, k)
-        if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
-            raise ValueError(f"method.ceclip.{k} must be a finite number >= 0, got {v!r}")
+    def __setattr__(self, name, value): object.__setattr__(self, *_renamed_key("method.ceclip", _CECLIP_RENAMED, name, value))
 
 # %% ../../nbs/33_ceclip.method.ipynb #8331a2bd
-class _ThresholdState(Method):
-    "CE-CLIP's method state: the per-type thresholds (Eq. 7), their update after each step, the release's epoch reset."
+@register_method
+class CECLIP(Method):
+    """CE-CLIP (Zhang et al., 2023): ITC with hard negatives + intra-modal contrast + cross-modal rank with adaptive thresholds.
+    The method state is the per-type thresholds (Eq. 7): updated after each step, reset per epoch as released if asked."""
+    name = "ceclip"
+    head = "euclidean"
+    needs = frozenset({"images", "captions", "hard_negatives"})   # + hard_negative_types, hard_negatives_valid
     Params = CECLIPParams
     def __init__(self, params=None):
         super().__init__(params)
-        _check_ceclip_params(self.params)
+        validate(self.params, "method.ceclip.")          # the `doc` rules: a wrong value fails here, not at step N
         self.thresholds, self.epoch = self.initial_thresholds(), 0
 
     def initial_thresholds(self) -> torch.Tensor:
@@ -72,15 +88,6 @@ class _ThresholdState(Method):
     def load_state_dict(self, state: dict) -> None:
         self.thresholds, self.epoch = state["thresholds"].detach().clone().float(), int(state["epoch"])
 
-# %% ../../nbs/33_ceclip.method.ipynb #41ca2ef6
-@register_method
-class CECLIP(_ThresholdState):
-    "CE-CLIP (Zhang et al., 2023): ITC with hard negatives + intra-modal contrast + cross-modal rank with adaptive thresholds."
-    name = "ceclip"
-    head = "euclidean"
-    needs = frozenset({"images", "captions", "hard_negatives"})   # + hard_negative_types, hard_negatives_valid
-    Params = CECLIPParams
-
     def loss(self, model, batch):
         "Eq. 8 on the batch: the distinct captions and hard negatives through the text tower in one call; `ceclip_loss`'s parts."
         p = self.params
@@ -91,6 +98,6 @@ class CECLIP(_ThresholdState):
         text = out["text"][inv]
         sims = ceclip_logits(out["image"], text[:B], text[B:].view(B, K, -1), unwrap_model(model).geometry,
                              out["logit_scale"], batch.hard_negatives_valid)
-        parts = ceclip_loss(sims, batch.hard_negative_types, self.thresholds.to(text.device), p.alpha, p.beta,
-                            p.imc_form, p.itc_hard_negatives)
+        parts = ceclip_loss(sims, batch.hard_negative_types, self.thresholds.to(text.device), p.imc_weight, p.cmr_weight,
+                            p.imc_variant, p.contrastive_hard_negatives)
         return {**parts, "logit_scale": out["logit_scale"].detach()}

@@ -19,7 +19,8 @@ from ..core.geometry import Geometry
 from ..core.hiershapes import HierShapes
 from ..datasets.compositional import (SUGARCREPE_FILES, VALSE_INSTRUMENTS, VLC_CATEGORIES, CompImages, CompItem,
                                               load_aro, load_sugarcrepe, load_valse, load_vlchecklist)
-from ..eval.hiershapes import key_safe
+from ..eval.kit import hiershapes_eval_set, key_safe
+from ..eval.report import figure_path, save_figure
 from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..datasets.common import open_first_images
 
@@ -40,7 +41,7 @@ def _score_rows(x, name: str) -> list[np.ndarray]:
     return rows
 
 def strict_wins(pos, neg) -> np.ndarray:
-    "Bool [N]: item i is right iff min of its true-caption scores > max of its foil scores (ties wrong, SPEC 3)."
+    "Bool [N]: item i is right iff min of its true-caption scores > max of its foil scores (ties wrong, CE-CLIP sec. 4.1)."
     P, Q = _score_rows(pos, "pos"), _score_rows(neg, "neg")
     if len(P) != len(Q): raise ValueError(f"pos has {len(P)} items but neg has {len(Q)}")
     return np.array([p.min() > q.max() for p, q in zip(P, Q)], dtype=bool)
@@ -187,7 +188,7 @@ def hiershapes_foils(model, split: str, cfg: EvalCfg, accelerator=None) -> dict[
     """`foil_accuracy` of `model` on `cfg.n` HierShapes samples of `split` (seed `cfg.seed`, `cfg.image_size`): one
     embedding pass for the images, captions and foils."""
     fields = ["images", "captions", "hard_negatives"]
-    ds = HierShapes(split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=fields)
+    ds = hiershapes_eval_set(cfg, fields, split=split)
     e = embed_dataset(model, ds, fields, cfg.batch_size, accelerator)
     return foil_accuracy(e["images"], e["captions"], e["hard_negatives"], e["hard_negative_types"], e["hard_negatives_valid"], model.geometry)
 
@@ -286,11 +287,8 @@ def ceclip_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     for name, items in load_compositional(p):
         out |= evaluate_compositional(model, name, items, p, cfg.image_size, cfg.batch_size, accelerator)
     if not out: raise ValueError("eval.ceclip has nothing to evaluate: eval.ceclip.hiershapes is false and no benchmark path is set")
-    if p.hiershapes and cfg.plots_dir and (accelerator is None or accelerator.is_main_process):
-        import matplotlib.pyplot as plt
-        ax = plot_foil_accuracy({type(model.geometry).__name__: out}, title=f"HierShapes foils, n={cfg.n} per split")
-        Path(cfg.plots_dir).mkdir(parents=True, exist_ok=True)
-        ax.figure.savefig(Path(cfg.plots_dir) / "ceclip_foils.png", dpi=100, bbox_inches="tight"); plt.close(ax.figure)
+    if p.hiershapes and (f := figure_path(cfg, "ceclip_foils.png", accelerator)) is not None:
+        save_figure(plot_foil_accuracy({type(model.geometry).__name__: out}, title=f"HierShapes foils, n={cfg.n} per split"), f)
     return out
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #e8a0b653

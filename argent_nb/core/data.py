@@ -17,7 +17,7 @@ __all__ = ['HARD_NEGATIVE_TYPES', 'FIELDS', 'Node', 'RANK_NEGATIVE_MODES', 'Fiel
 
 # %% ../../nbs/05_core.data.ipynb #ebda1f16
 HARD_NEGATIVE_TYPES = ("relation", "attribute", "object", "action")
-"CE-CLIP's hard-negative types (SPEC 3); a sample's `hard_negative_types` holds indices into this tuple."
+"CE-CLIP's hard-negative types (CE-CLIP sec. 3.1); a sample's `hard_negative_types` holds indices into this tuple."
 
 @dataclass(frozen=True)
 class FieldSpec:
@@ -38,7 +38,7 @@ FIELDS = {f.name: f for f in [
     FieldSpec("rank_labels", "ints", "R taxon indices (index within the rank), rank 0 most general"),
     FieldSpec("rank_texts", "texts", "R rank texts: taxon names of ranks 0..j joined by spaces"),
     FieldSpec("rank_negatives", "texts", "R rank texts; entry k: a rank-k taxon sharing ranks 0..k-2 with the positive "
-              "and differing at rank k-1 (SPEC 2 Eq. 5 hard negatives; see `rank_negatives`)",
+              "and differing at rank k-1 (RCME Eq. 5 hard negatives; see `rank_negatives`)",
               ("rank_negatives_valid", "rank_negatives_differ")),
     FieldSpec("rank_negatives_valid", "bools", "which rank negatives exist"),
     FieldSpec("rank_negatives_differ", "ints", "rank at which rank negative k first differs from the positive "
@@ -86,8 +86,8 @@ def check_fields(provided: Iterable[str], needed: Iterable[str],
 
 # %% ../../nbs/05_core.data.ipynb #7c4180b5
 @dataclass
-class _BatchFields:
-    "The fields of a `Batch`: one optional tensor per `FIELDS` entry, in `FIELDS` order (the Collator's), then `raw`."
+class Batch:
+    "A collated batch: one tensor per `FIELDS` entry in `FIELDS` order (`None` where the dataset lacks it), then `raw`."
     images: Tensor | None = None
     captions: Tensor | None = None
     tiers: Tensor | None = None
@@ -108,11 +108,6 @@ class _BatchFields:
     boxes_valid: Tensor | None = None
     index: Tensor | None = None
     raw: dict = field(default_factory=dict, repr=False)
-
-# %% ../../nbs/05_core.data.ipynb #e7e5fac8
-@dataclass
-class Batch(_BatchFields):
-    "A collated batch; a field is `None` when the dataset does not provide it. See `FIELDS`."
 
     @property
     def fields(self) -> frozenset:
@@ -237,8 +232,9 @@ class Collator:
 # %% ../../nbs/05_core.data.ipynb #b2b6d8ab
 Node = tuple
 
-class _TaxonomyIndex:
-    "The nodes of a `Taxonomy` built from its leaf paths: sorted root first then rank by rank, children, ranks, leaves."
+class Taxonomy:
+    "A rooted tree whose nodes are name tuples; built from its leaf paths. Ranks are 0-based below the root."
+    # the nodes, built from the leaf paths: sorted root first then rank by rank, children, ranks, leaves
     def __init__(self, leaves: Iterable[Sequence[str]], rank_names: Sequence[str] | None = None):
         nodes = {()}
         for i, leaf in enumerate(leaves):
@@ -267,9 +263,7 @@ class _TaxonomyIndex:
         if n not in self._children: raise KeyError(f"{n!r} is not a node of this taxonomy")
         return n
 
-# %% ../../nbs/05_core.data.ipynb #0c68b1ce
-class _TaxonomyPaths(_TaxonomyIndex):
-    "The tree queries of a `Taxonomy`: prefix operations on its name-tuple nodes."
+    # tree queries: prefix operations on the name-tuple nodes
     def children(self, n) -> list: return list(self._children[self._check(n)])
     def parent(self, n) -> Node:
         n = self._check(n)
@@ -289,7 +283,7 @@ class _TaxonomyPaths(_TaxonomyIndex):
         "Rank indices of `n`'s ancestors and itself, rank 0 first."
         return [self._rank_index[a] for a in self.ancestors(n)]
     def rank_text(self, n) -> str:
-        "Names of the ranks 0..rank(n) joined by spaces (SPEC 2)."
+        "Names of the ranks 0..rank(n) joined by spaces (RCME's rank text)."
         return " ".join(self._check(n))
     def siblings(self, n) -> list:
         "Nodes with the same parent as `n`, `n` excluded."
@@ -305,9 +299,7 @@ class _TaxonomyPaths(_TaxonomyIndex):
         a, b = self._check(a), self._check(b)
         return len(a) + len(b) - 2 * len(self.lca(a, b))
 
-# %% ../../nbs/05_core.data.ipynb #5a717d38
-class Taxonomy(_TaxonomyPaths):
-    "A rooted tree whose nodes are name tuples; built from its leaf paths. Ranks are 0-based below the root."
+    # views of the whole tree
     def to_networkx(self):
         "The tree as a `networkx.DiGraph` with edges parent -> child."
         import networkx as nx
@@ -326,6 +318,7 @@ class Taxonomy(_TaxonomyPaths):
                 walk(c, pre + ("    " if last else "│   "))
             if len(shown) < len(kids): lines.append(f"{pre}└── ... {len(kids) - len(shown)} more")
         walk((), ""); return "\n".join(["(root)"] + lines)
+
 
 # %% ../../nbs/05_core.data.ipynb #c5c1509f
 def _prefix_slice(taxonomy: Taxonomy, k: int, prefix: tuple) -> tuple[int, int]:

@@ -395,8 +395,9 @@ def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs: Sequ
     return {k: v for k, v in out.items() if k in fields or k == "index"}
 
 # %% ../../nbs/06_core.hiershapes.ipynb #95f6aa67
-class _HierShapesConfig(Dataset):
-    "The checked arguments of a `HierShapes` dataset, its length and repr, and the random generator of each index."
+class HierShapes(Dataset):
+    """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
+    Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
     provides = frozenset(FIELDS)
     taxonomy = TAXONOMY
 
@@ -426,11 +427,6 @@ class _HierShapesConfig(Dataset):
     def _rng(self, i: int) -> np.random.Generator:
         if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
         return np.random.default_rng([self.seed, SPLITS[self.split], int(i)])
-
-# %% ../../nbs/06_core.hiershapes.ipynb #3075f79e
-class HierShapes(_HierShapesConfig):
-    """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
-    Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
 
     def scene(self, i: int) -> list:
         "The objects of sample `i` (ground truth for the oracle)."

@@ -248,7 +248,7 @@ TREE_CONVENTIONS = ("textbook", "hycoclip")
 def pair_tree_metrics(preds: Sequence[tuple], trues: Sequence[tuple], convention: str = "textbook") -> dict[str, np.ndarray]:
     """Per-pair tree metrics `{"TIE", "LCA", "J", "PH", "RH"}` (float64 arrays [N]) for taxonomy nodes given as tuples.
 
-    TIE: edges on the path pred -> LCA -> true. `convention="textbook"` (SPEC 4): ancestor sets hold the node and not
+    TIE: edges on the path pred -> LCA -> true. `convention="textbook"` (default): ancestor sets hold the node and not
     the root, LCA = edges from pred up to the lowest common ancestor. `"hycoclip"`: HyCoCLIP's released evaluator,
     sets of proper ancestors with the root, LCA = |A(pred)| - |A(pred) & A(true)| + 1. J, PH, RH: Jaccard,
     hierarchical precision and recall of those sets."""

@@ -48,8 +48,10 @@ def _longest_levels(g: nx.DiGraph, root: str, lines: Mapping, source: str) -> di
     return level
 
 # %% ../../nbs/73_datasets.breeds.ipynb #cdcce622
-class _BreedsGraph:
-    "The structure of a `BreedsHierarchy`: its dataset classes and names, the graph under the root and its levels."
+class BreedsHierarchy:
+    """The BREEDS class hierarchy: dataset classes, parent -> child edges, node names; levels as `robustness` defines them.
+    Its structure (classes and names, the graph under the root, levels), moving about it (children and parents in file
+    order, longest paths, classes below, levels) and its names and `Taxonomy`."""
     def __init__(self, classes: Sequence, edges: Sequence, names: Mapping, root: str = BREEDS_ROOT,
                  edge_lines: Mapping | None = None, source: str = "class_hierarchy.txt"):
         self.classes = [tuple(c) for c in classes]                  # (number, wnid, name)
@@ -74,9 +76,6 @@ class _BreedsGraph:
         self.unplaced = [w for _, w, _ in self.classes if w not in self.level]
         self._paths = {}
 
-# %% ../../nbs/73_datasets.breeds.ipynb #8296d419
-class _BreedsNavigation(_BreedsGraph):
-    "Moving about a `BreedsHierarchy`: children and parents in file order, longest paths, classes below, levels."
     def children(self, w: str) -> list:
         "Children of `w` that lead to a dataset class (none below a dataset class), in file order."
         return list(self._eff.successors(w)) if w in self._eff else []
@@ -106,9 +105,6 @@ class _BreedsNavigation(_BreedsGraph):
         below = None if ancestor is None else {ancestor} | nx.descendants(self.graph, ancestor)
         return sorted(n for n, l in self.level.items() if l == level and (below is None or n in below))
 
-# %% ../../nbs/73_datasets.breeds.ipynb #0002658f
-class BreedsHierarchy(_BreedsNavigation):
-    "The BREEDS class hierarchy: dataset classes, parent -> child edges, node names; levels as `robustness` defines them."
     def __repr__(self):
         return (f"BreedsHierarchy({len(self.classes)} classes ({len(self.unplaced)} unplaced), "
                 f"{len(self.level)} nodes under {self.root} '{self.name(self.root)}', depth {max(self.level.values())})")

@@ -13,8 +13,8 @@ from torch import Tensor
 from PIL import Image
 
 # %% auto #0
-__all__ = ['where', 'DataFormatError', 'open_text', 'read_json', 'read_csv_rows', 'to_rgb', 'open_image', 'resize_center_crop',
-           'resize_border', 'pil_to_tensor', 'load_image', 'check_folder', 'open_first_images']
+__all__ = ['where', 'DataFormatError', 'open_text', 'read_json', 'json_field', 'read_csv_rows', 'to_rgb', 'open_image',
+           'resize_center_crop', 'resize_border', 'pil_to_tensor', 'load_image', 'check_folder', 'open_first_images']
 
 # %% ../../nbs/70_datasets.common.ipynb #15854e63
 def where(path, row: int | None = None, line: int | None = None, entry: int | None = None,
@@ -52,6 +52,23 @@ def read_json(path: str | Path):
     with open_text(path) as f:
         try: return json.load(f)
         except json.JSONDecodeError as e: raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno})", line=e.lineno) from None
+
+# %% ../../nbs/70_datasets.common.ipynb #d56f4d91
+_KINDS = {str: "a non-empty string", int: "an integer", float: "a number", list: "a list", dict: "a JSON object"}
+
+def json_field(obj, key: str, path, typ: type | tuple = str, *, at: str = "", blank: bool = False, **loc):
+    """`obj[key]` of a parsed JSON object, checked to be a `typ` (a type or a tuple of types; a bool never counts, a
+    string must not be blank unless `blank`); errors name the file, the place `loc` (entry, sample, ...) and the field
+    `at.key`."""
+    name = f"{at}.{key}" if at else key
+    if not isinstance(obj, dict):
+        raise DataFormatError.at(path, f"expected a JSON object, got {type(obj).__name__} {str(obj)[:80]!r}", field=at or None, **loc)
+    if key not in obj: raise DataFormatError.at(path, f"missing key {key!r} (found keys {sorted(obj)})", field=name, **loc)
+    v, typs = obj[key], typ if isinstance(typ, tuple) else (typ,)
+    if isinstance(v, bool) or not isinstance(v, typs) or (isinstance(v, str) and not blank and not v.strip()):
+        want = " or ".join(_KINDS.get(t, t.__name__) for t in typs)
+        raise DataFormatError.at(path, f"expected {want}, got {type(v).__name__} {v!r}"[:300], field=name, **loc)
+    return v
 
 # %% ../../nbs/70_datasets.common.ipynb #139e2485
 def read_csv_rows(path: str | Path, required: Sequence[str], max_rows: int | None = None) -> tuple[list, list]:

@@ -13,7 +13,7 @@ import yaml
 from torch import Tensor
 from torch.utils.data import Dataset
 
-from .common import DataFormatError, open_image, read_json, pil_to_tensor, resize_center_crop
+from .common import DataFormatError, json_field, open_image, read_json, pil_to_tensor, resize_center_crop
 
 # %% auto #0
 __all__ = ['ARO_FILES', 'VALSE_INSTRUMENTS', 'VLC_CATEGORIES', 'SUGARCREPE_FILES', 'CompItem', 'load_aro', 'load_valse',
@@ -22,7 +22,7 @@ __all__ = ['ARO_FILES', 'VALSE_INSTRUMENTS', 'VLC_CATEGORIES', 'SUGARCREPE_FILES
 # %% ../../nbs/76_datasets.compositional.ipynb #18b120bc
 @dataclass(frozen=True)
 class CompItem:
-    "One image with its true caption(s) and foil(s), scored by picking the true one (CE-CLIP sec. 4.1, SPEC 3)."
+    "One image with its true caption(s) and foil(s), scored by picking the true one (CE-CLIP sec. 4.1)."
     image: Path                                           # image file
     pos: tuple[str, ...]                                  # true caption(s)
     neg: tuple[str, ...]                                  # foil(s)
@@ -44,19 +44,6 @@ def _json_items(path) -> list:
     if not isinstance(data, dict): raise DataFormatError.at(path, f"expected a JSON object {{id: item}}, got {type(data).__name__}")
     return list(data.items())
 
-_KINDS = {str: "a non-empty string", int: "an integer", float: "a number", list: "a list", dict: "a JSON object"}
-
-def _get(path, rec, key: str, typ, name: str | None = None, **loc):
-    "`rec[key]` checked to be `typ` (a type or a tuple); errors name the file, the item (`loc`) and the field (`name`)."
-    name = name or key
-    if not isinstance(rec, dict): raise DataFormatError.at(path, f"expected a JSON object, got {type(rec).__name__}", **loc)
-    if key not in rec: raise DataFormatError.at(path, f"missing key (the item has {sorted(rec)})", field=name, **loc)
-    v, typs = rec[key], typ if isinstance(typ, tuple) else (typ,)
-    if isinstance(v, bool) or not isinstance(v, typs) or (isinstance(v, str) and not v.strip()):
-        want = " or ".join(_KINDS[t] for t in typs)
-        raise DataFormatError.at(path, f"expected {want}, got {type(v).__name__} {v!r}"[:300], field=name, **loc)
-    return v
-
 def _image(path, root: Path, name: str, field: str, **loc) -> Path:
     "`root / name`, which must be a file: a missing image names the annotation file, the item and the field."
     p = Path(root) / name
@@ -69,15 +56,15 @@ ARO_FILES = {"relation": "visual_genome_relation.json", "attribution": "visual_g
 
 def _aro_group(path, rec, kind: str, loc: dict) -> str:
     "An ARO item's aggregation group: its relation, or its attribute pair `a0_a1`."
-    if kind == "relation": return _get(path, rec, "relation_name", str, **loc)
-    att = _get(path, rec, "attributes", list, **loc)
+    if kind == "relation": return json_field(rec, "relation_name", path, str, **loc)
+    att = json_field(rec, "attributes", path, list, **loc)
     if len(att) != 2 or not all(isinstance(a, str) and a.strip() for a in att):
         raise DataFormatError.at(path, f"expected a list of 2 attribute strings, got {att!r}"[:300], field="attributes", **loc)
     return f"{att[0]}_{att[1]}"
 
 def _aro_box(path, rec, loc: dict) -> tuple[float, float, float, float]:
     "(x, y, w, h) of an ARO item: numbers, x, y >= 0 and w, h > 0."
-    box = tuple(float(_get(path, rec, f"bbox_{c}", (int, float), **loc)) for c in "xywh")
+    box = tuple(float(json_field(rec, f"bbox_{c}", path, (int, float), **loc)) for c in "xywh")
     for c, v in zip("xywh", box):
         if (v < 0 if c in "xy" else v <= 0) or v != v:
             raise DataFormatError.at(path, f"expected a number {'>= 0' if c in 'xy' else '> 0'}, got {v}", field=f"bbox_{c}", **loc)
@@ -91,9 +78,9 @@ def _aro_file(path: Path, kind: str, image_root: Path) -> list[CompItem]:
     out = []
     for i, rec in enumerate(data):
         loc = dict(entry=i)
-        img = _image(path, image_root, _get(path, rec, "image_path", str, **loc), "image_path", **loc)
+        img = _image(path, image_root, json_field(rec, "image_path", path, str, **loc), "image_path", **loc)
         box, group = _aro_box(path, rec, loc), _aro_group(path, rec, kind, loc)
-        t, f = _get(path, rec, "true_caption", str, **loc), _get(path, rec, "false_caption", str, **loc)
+        t, f = json_field(rec, "true_caption", path, str, **loc), json_field(rec, "false_caption", path, str, **loc)
         out.append(CompItem(img, (t,), (f,), group, str(path), i, box))
     return out
 
@@ -117,7 +104,7 @@ VALSE_INSTRUMENTS = ("existence", "plurals", "counting-hard", "counting-small-qu
 def _valse_root(path, image_root, rec, loc: dict) -> Path:
     "The image folder of one VALSE item: `image_root`, or `image_root[item's dataset]` when it is a dict."
     if not isinstance(image_root, dict): return Path(image_root)
-    ds = _get(path, rec, "dataset", str, **loc)
+    ds = json_field(rec, "dataset", path, str, **loc)
     if ds not in image_root: raise DataFormatError.at(path, f"no image folder for dataset {ds!r}; image_root has {sorted(image_root)}", field="dataset", **loc)
     return Path(image_root[ds])
 
@@ -126,9 +113,9 @@ def _valse_file(path: Path, image_root) -> list[CompItem]:
     out = []
     for k, rec in _json_items(path):
         loc = dict(sample=k)
-        img = _image(path, _valse_root(path, image_root, rec, loc), _get(path, rec, "image_file", str, **loc), "image_file", **loc)
-        cap, foil = _get(path, rec, "caption", str, **loc), _get(path, rec, "foil", str, **loc)
-        votes = _get(path, _get(path, rec, "mturk", dict, **loc), "caption", int, name="mturk.caption", **loc)
+        img = _image(path, _valse_root(path, image_root, rec, loc), json_field(rec, "image_file", path, str, **loc), "image_file", **loc)
+        cap, foil = json_field(rec, "caption", path, str, **loc), json_field(rec, "foil", path, str, **loc)
+        votes = json_field(json_field(rec, "mturk", path, dict, **loc), "caption", path, int, at="mturk", **loc)
         out.append(CompItem(img, (cap,), (foil,), path.stem, str(path), k, votes=votes))
     return out
 
@@ -174,7 +161,7 @@ def vlc_category(yaml_path, type_field: str, root=None) -> str:
 # %% ../../nbs/76_datasets.compositional.ipynb #90a5f6d7
 def _vlc_texts(path, rec, key: str, loc: dict) -> tuple[str, ...]:
     "The POS or NEG texts of a VL-CheckList item: a non-empty list of non-empty strings."
-    v = _get(path, rec, key, list, **loc)
+    v = json_field(rec, key, path, list, **loc)
     if not v or not all(isinstance(t, str) and t.strip() for t in v):
         raise DataFormatError.at(path, f"expected a non-empty list of strings, got {v!r}"[:300], field=key, **loc)
     return tuple(v)
@@ -184,7 +171,7 @@ def _vlc_corpus(ypath: Path, base: Path, root: Path | None) -> list[CompItem]:
     "The items of one VL-CheckList corpus (yaml) file; source = its annotation file."
     try: spec = yaml.safe_load(ypath.read_text())
     except yaml.YAMLError as e: raise DataFormatError.at(ypath, f"not valid yaml ({type(e).__name__})") from None
-    for k in ("ANNO_PATH", "IMG_ROOT", "TYPE"): _get(ypath, spec, k, str)
+    for k in ("ANNO_PATH", "IMG_ROOT", "TYPE"): json_field(spec, k, ypath, str)
     cat = vlc_category(ypath, spec["TYPE"], root)
     anno, img_root = base / spec["ANNO_PATH"], base / spec["IMG_ROOT"]
     if not anno.is_file(): raise DataFormatError.at(ypath, f"annotation file {anno} does not exist", field="ANNO_PATH")
@@ -219,8 +206,8 @@ def _sugarcrepe_file(path: Path, image_root: Path) -> list[CompItem]:
     out = []
     for k, rec in _json_items(path):
         loc = dict(sample=k)
-        img = _image(path, image_root, _get(path, rec, "filename", str, **loc), "filename", **loc)
-        cap, neg = _get(path, rec, "caption", str, **loc), _get(path, rec, "negative_caption", str, **loc)
+        img = _image(path, image_root, json_field(rec, "filename", path, str, **loc), "filename", **loc)
+        cap, neg = json_field(rec, "caption", path, str, **loc), json_field(rec, "negative_caption", path, str, **loc)
         out.append(CompItem(img, (cap,), (neg,), path.stem, str(path), k))
     return out
 

@@ -291,72 +291,10 @@ def _fill(passes: Callable, q: int | None, who: str) -> Iterator:
         rep += 1
 
 # %% ../../nbs/74_datasets.grit.ipynb #bd5a0bfa
-class _ShardEpochs:
-    "The epochs of `GritShards`: each epoch's shard order, its size (`n`, or counted) and each reader's quota of it."
-    def shard_order(self, epoch: int, rep: int = 0) -> list[str]:
-        "All shards in the order of `epoch` (pass `rep` > 0: the wrap-around passes of fixed-size mode)."
-        urls = list(self.shards)
-        random.Random(f"{self.seed}:{epoch}:{rep}").shuffle(urls)
-        return urls
-
-    def count(self) -> int:
-        "Number of samples in all shards, from the tar headers (cached)."
-        if self._count is None: self._count = sum(len(scan_shard(u)) for u in self.shards)
-        return self._count
-
-    def __len__(self) -> int:
-        "Samples per epoch over all processes: `n`, or the number counted in the shards."
-        return self.n if self.n is not None else self.count()
-
-    def quota(self, rank: int, world: int, worker: int, workers: int) -> int | None:
-        "Samples reader (rank, worker) yields per epoch in fixed-size mode (None: one pass)."
-        if self.n is None: return None
-        per_rank = self.n // (world if self.split_nodes else 1)
-        return per_rank // workers + (1 if worker < per_rank % workers else 0)
-
-    def batches_per_epoch(self, batch_size: int, num_workers: int = 0, world: int | None = None) -> int:
-        "Batches each process gets per epoch from a DataLoader(batch_size, num_workers, drop_last=True) (fixed-size mode)."
-        if self.n is None: raise ValueError("batches_per_epoch needs a fixed epoch size: construct with n=...")
-        world = worker_info()[1] if world is None else world
-        W = max(1, num_workers)
-        return sum(self.quota(0, world, w, W) // batch_size for w in range(W))
-
-# %% ../../nbs/74_datasets.grit.ipynb #d357bd0a
-class _ShardReading:
-    "One pass of a `GritShards` reader: the pipeline over the epoch's shards, its samples decoded, bad ones counted."
-    def _pipeline(self, epoch: int, rep: int, rank: int, worker: int):
-        stages = [wds.SimpleShardList(self.shard_order(epoch, rep))]
-        if self.split_nodes: stages.append(wds.split_by_node)
-        stages += [wds.split_by_worker, _samples_stage]
-        if self.shuffle_buffer > 1:
-            stages.append(wds.shuffle(self.shuffle_buffer, initial=self.shuffle_buffer,
-                                      rng=random.Random(f"{self.seed}:{epoch}:{rep}:{rank}:{worker}")))
-        return wds.DataPipeline(*stages)
-
-    def _decode(self, raw: dict):
-        idx = self._number[raw["__url__"]] * SHARD_STRIDE + raw["__ord__"]
-        try: return self.sample_dict(raw, idx)
-        except NoUsableBox: self.stats["no_usable_box"] += 1
-        except GritFormatError as e:
-            if not self.skip_bad: raise
-            self.stats["skipped"] += 1; self.stats[f"skipped: {_reason(e)}"] += 1
-        return None
-
-    def _pass(self, epoch: int, rep: int, rank: int, worker: int) -> Iterator[dict]:
-        "The samples of pass `rep` of `epoch` for reader (rank, worker), decoded; bad ones raise or are counted (`_decode`)."
-        for raw in self._pipeline(epoch, rep, rank, worker):
-            s = self._decode(raw)
-            if s is not None: yield s
-
-    def _report(self, rank, worker):
-        bad = {k: v for k, v in self.stats.items() if k != "samples" and v}
-        if bad: warnings.warn(f"GritShards (rank {rank}, worker {worker}, epoch {self.epoch}): yielded {self.stats['samples']} "
-                              f"samples; not yielded: {dict(sorted(bad.items()))}", stacklevel=2)
-
-# %% ../../nbs/74_datasets.grit.ipynb #899fef30
-class GritShards(_ShardEpochs, _ShardReading, _GritBase, IterableDataset):
+class GritShards(_GritBase, IterableDataset):
     """GRIT webdataset shards (HyCoCLIP's processed format or raw GRIT) as a stream of `Batch`-field dicts, split
-    across processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above."""
+    across processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above. Its epochs (shard
+    order, epoch size, each reader's quota) and one pass of a reader (pipeline, decoding, counting the bad samples)."""
     def __init__(self, urls: str | Sequence[str], image_size: int = 224, max_boxes: int | None = 4, fields=None,
                  seed: int = 0, n: int | None = None, shuffle_buffer: int = 0, split_nodes: bool = True,
                  skip_bad: bool = False, resize: str = "auto", transform: Callable | None = None, format: str = "auto",
@@ -386,6 +324,63 @@ class GritShards(_ShardEpochs, _ShardReading, _GritBase, IterableDataset):
             self.stats["samples"] += 1
             yield s
         self._report(rank, worker)
+
+    def shard_order(self, epoch: int, rep: int = 0) -> list[str]:
+        "All shards in the order of `epoch` (pass `rep` > 0: the wrap-around passes of fixed-size mode)."
+        urls = list(self.shards)
+        random.Random(f"{self.seed}:{epoch}:{rep}").shuffle(urls)
+        return urls
+
+    def count(self) -> int:
+        "Number of samples in all shards, from the tar headers (cached)."
+        if self._count is None: self._count = sum(len(scan_shard(u)) for u in self.shards)
+        return self._count
+
+    def __len__(self) -> int:
+        "Samples per epoch over all processes: `n`, or the number counted in the shards."
+        return self.n if self.n is not None else self.count()
+
+    def quota(self, rank: int, world: int, worker: int, workers: int) -> int | None:
+        "Samples reader (rank, worker) yields per epoch in fixed-size mode (None: one pass)."
+        if self.n is None: return None
+        per_rank = self.n // (world if self.split_nodes else 1)
+        return per_rank // workers + (1 if worker < per_rank % workers else 0)
+
+    def batches_per_epoch(self, batch_size: int, num_workers: int = 0, world: int | None = None) -> int:
+        "Batches each process gets per epoch from a DataLoader(batch_size, num_workers, drop_last=True) (fixed-size mode)."
+        if self.n is None: raise ValueError("batches_per_epoch needs a fixed epoch size: construct with n=...")
+        world = worker_info()[1] if world is None else world
+        W = max(1, num_workers)
+        return sum(self.quota(0, world, w, W) // batch_size for w in range(W))
+
+    def _pipeline(self, epoch: int, rep: int, rank: int, worker: int):
+        stages = [wds.SimpleShardList(self.shard_order(epoch, rep))]
+        if self.split_nodes: stages.append(wds.split_by_node)
+        stages += [wds.split_by_worker, _samples_stage]
+        if self.shuffle_buffer > 1:
+            stages.append(wds.shuffle(self.shuffle_buffer, initial=self.shuffle_buffer,
+                                      rng=random.Random(f"{self.seed}:{epoch}:{rep}:{rank}:{worker}")))
+        return wds.DataPipeline(*stages)
+
+    def _decode(self, raw: dict):
+        idx = self._number[raw["__url__"]] * SHARD_STRIDE + raw["__ord__"]
+        try: return self.sample_dict(raw, idx)
+        except NoUsableBox: self.stats["no_usable_box"] += 1
+        except GritFormatError as e:
+            if not self.skip_bad: raise
+            self.stats["skipped"] += 1; self.stats[f"skipped: {_reason(e)}"] += 1
+        return None
+
+    def _pass(self, epoch: int, rep: int, rank: int, worker: int) -> Iterator[dict]:
+        "The samples of pass `rep` of `epoch` for reader (rank, worker), decoded; bad ones raise or are counted (`_decode`)."
+        for raw in self._pipeline(epoch, rep, rank, worker):
+            s = self._decode(raw)
+            if s is not None: yield s
+
+    def _report(self, rank, worker):
+        bad = {k: v for k, v in self.stats.items() if k != "samples" and v}
+        if bad: warnings.warn(f"GritShards (rank {rank}, worker {worker}, epoch {self.epoch}): yielded {self.stats['samples']} "
+                              f"samples; not yielded: {dict(sorted(bad.items()))}", stacklevel=2)
 
 # %% ../../nbs/74_datasets.grit.ipynb #525c7b9f
 def read_sample(url: str, start: int, end: int, fh=None) -> dict:
@@ -459,9 +454,10 @@ class GritIndexed(_GritBase, Dataset):
     def __getitem__(self, i: int) -> dict:
         return self.sample_dict(self.raw(int(i)), int(i) % len(self))
 
-# %% ../../nbs/74_datasets.grit.ipynb #5ea51614
+# %% ../../nbs/74_datasets.grit.ipynb #a346f6f8
 from ..core.registry import DATASETS, DatasetSpec
 
+# %% ../../nbs/74_datasets.grit.ipynb #5ea51614
 def _grit_args(cfg, fields) -> dict:
     if cfg.path is None:
         raise ValueError("data.name=grit needs data.path: the GRIT shard pattern, e.g. /data/grit/processed/{00000..01999}.tar "

@@ -137,39 +137,7 @@ def _image_files(items: list, split: str, path: Path, image_root: Path | None, i
     return files
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #64e5b1db
-class _HierarCapsImages:
-    "The image side of `HierarCaps`: `_files` (one image file per item; None when text-only), checked, looked up, read."
-    def _name(self, i): return f"{i} (id {self.items[i].id!r})" if self.split == "test" else f"{i} (data row {i + 1})"
-
-    def _check_images(self):
-        missing = [(i, f) for i, f in enumerate(self._files) if not f.is_file()]
-        if missing:
-            shown = "; ".join(f"item {self._name(i)}: expected {f}" for i, f in missing[:5])
-            raise FileNotFoundError(f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
-                                    f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}")
-        open_first_images(self._files, names=[f"HierarCaps item {self._name(i)}" for i in range(min(2, len(self._files)))])   # decodable
-
-    def image_path(self, i: int) -> Path:
-        "The image file of item `i` (only when the dataset has images)."
-        if self._files is None: raise ValueError(f"{self!r} has no images")
-        return self._files[i]
-
-    def groups(self) -> list:
-        "Lists of item indices that share one image (test split: one image, several reference hierarchies)."
-        g = {}
-        for i, it in enumerate(self.items): g.setdefault(it.image_url if self.split == "test" else i, []).append(i)
-        return list(g.values())
-
-    def _image(self, i: int):
-        "The image of item `i`, read at `image_size` and `transform`ed; a file gone since the check is an error."
-        f = self._files[i]
-        if not f.is_file():
-            raise FileNotFoundError(f"HierarCaps item {self._name(i)}: image file {f} not found")
-        img = load_image(f, self.image_size)
-        return self.transform(img) if self.transform is not None else img
-
-# %% ../../nbs/71_datasets.hierarcaps.ipynb #2332ea8f
-class HierarCaps(_HierarCapsImages, Dataset):
+class HierarCaps(Dataset):
     """HierarCaps as a torch `Dataset` of sample dicts keyed by `Batch` field names.
     `split='test'` reads the test CSV (`id, captions, image_url`), `split='train'` the train CSV (`positive, negative`).
     Images are provided only with `image_root` (and, for train, `image_map`): see `provides`."""
@@ -207,6 +175,35 @@ class HierarCaps(_HierarCapsImages, Dataset):
         if "captions" in F: out["captions"] = tiers[-1]
         if "images" in F: out["images"] = self._image(i)
         return out
+
+    def _name(self, i): return f"{i} (id {self.items[i].id!r})" if self.split == "test" else f"{i} (data row {i + 1})"
+
+    def _check_images(self):
+        missing = [(i, f) for i, f in enumerate(self._files) if not f.is_file()]
+        if missing:
+            shown = "; ".join(f"item {self._name(i)}: expected {f}" for i, f in missing[:5])
+            raise FileNotFoundError(f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
+                                    f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}")
+        open_first_images(self._files, names=[f"HierarCaps item {self._name(i)}" for i in range(min(2, len(self._files)))])   # decodable
+
+    def image_path(self, i: int) -> Path:
+        "The image file of item `i` (only when the dataset has images)."
+        if self._files is None: raise ValueError(f"{self!r} has no images")
+        return self._files[i]
+
+    def groups(self) -> list:
+        "Lists of item indices that share one image (test split: one image, several reference hierarchies)."
+        g = {}
+        for i, it in enumerate(self.items): g.setdefault(it.image_url if self.split == "test" else i, []).append(i)
+        return list(g.values())
+
+    def _image(self, i: int):
+        "The image of item `i`, read at `image_size` and `transform`ed; a file gone since the check is an error."
+        f = self._files[i]
+        if not f.is_file():
+            raise FileNotFoundError(f"HierarCaps item {self._name(i)}: image file {f} not found")
+        img = load_image(f, self.image_size)
+        return self.transform(img) if self.transform is not None else img
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #f507f7fb
 def _hierarcaps(cfg, fields=None):

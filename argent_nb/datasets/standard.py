@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Sequence
 from PIL import Image
 from torch.utils.data import Dataset
-from .common import (DataFormatError, check_folder, open_first_images, open_image, open_text,
+from .common import (DataFormatError, json_field, check_folder, open_first_images, open_image, open_text,
                                        pil_to_tensor, read_json, resize_center_crop, where)
 
 # %% auto #0
@@ -197,10 +197,6 @@ def image_root(ann, first: str | Path, root=None) -> Path:
     return next((c for c in cands if (c / first).is_file()), cands[0])
 
 # %% ../../nbs/78_datasets.standard.ipynb #1c4ea8c1
-def _caption(s, at: str, key: str) -> str:
-    if not isinstance(s, str) or not s.strip(): raise DataFormatError(f"{at}: expected a non-empty caption string in {key!r}, got {s!r}"[:300])
-    return s.strip()
-
 def _karpathy_entry(path, i: int, e) -> tuple[str, str, list[str]]:
     "(split, relative image path, captions) of entry `i` of a Karpathy file."
     if not isinstance(e, dict): raise DataFormatError.at(path, f"expected an image object, got {type(e).__name__}", entry=i)
@@ -208,7 +204,7 @@ def _karpathy_entry(path, i: int, e) -> tuple[str, str, list[str]]:
         if f not in e: raise DataFormatError.at(path, "missing; an image entry has filename, split, sentences (filepath for COCO)", entry=i, field=f)
     s = e["sentences"]
     if not isinstance(s, list) or not s: raise DataFormatError.at(path, f"expected a non-empty list of {{'raw': caption}}, got {s!r}"[:300], entry=i, field="sentences")
-    caps = [_caption(x.get("raw") if isinstance(x, dict) else None, where(path, entry=i, field=f"sentences[{j}]"), "raw") for j, x in enumerate(s)]
+    caps = [json_field(x, "raw", path, at=f"sentences[{j}]", entry=i).strip() for j, x in enumerate(s)]
     return e["split"], str(Path(e.get("filepath", "")) / e["filename"]), caps
 
 def read_karpathy(path, data: dict, root=None, split: str = "test") -> CaptionSet:
@@ -237,7 +233,7 @@ def read_coco_captions(path, data: dict, root=None) -> CaptionSet:
     for j, a in enumerate(data["annotations"]):
         if not isinstance(a, dict) or a.get("image_id") not in files:
             raise DataFormatError(f"{where(path, field=f'annotations[{j}].image_id')}: {a.get('image_id') if isinstance(a, dict) else a!r} is not the id of an image in 'images'")
-        caps[a["image_id"]].append(_caption(a.get("caption"), where(path, field=f"annotations[{j}].caption"), "caption"))
+        caps[a["image_id"]].append(json_field(a, "caption", path, at=f"annotations[{j}]").strip())
     ids = sorted(files)
     bare = [i for i in ids if not caps[i]]
     if bare: raise DataFormatError(f"{at[bare[0]]}: image {bare[0]!r} has no caption ({len(bare)} such images); every retrieval image needs one")
@@ -256,7 +252,8 @@ def read_flickr_txt(path, root=None) -> CaptionSet:
         if not line.strip(): continue
         if ".jpg," not in line: raise DataFormatError.at(path, f"expected <image>.jpg,<caption>, got {line!r}"[:300], line=n)
         img, cap = line.strip().split(".jpg,", 1)
-        data[img + ".jpg"].append(_caption(cap, where(path, line=n), "caption")); first.setdefault(img + ".jpg", n)
+        if not cap.strip(): raise DataFormatError.at(path, f"expected a non-empty caption after {img}.jpg,", line=n)
+        data[img + ".jpg"].append(cap.strip()); first.setdefault(img + ".jpg", n)
     if not data: raise DataFormatError(f"{path}: no caption lines after the header")
     names = list(data)
     root = image_root(path, names[0], root)

@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset
 from ..core.data import Taxonomy, check_fields, rank_negatives
 from ..core.registry import DATASETS, DatasetSpec
-from .common import DataFormatError, load_image, open_first_images, open_image, open_text, read_csv_rows, read_json, where
+from .common import DataFormatError, json_field, load_image, open_first_images, open_image, open_text, read_csv_rows, read_json, where
 from .hierarcaps import split_tiers
 
 # %% auto #0
@@ -122,17 +122,6 @@ def read_treeoflife(path, split: str = "train", image_root=None, check_folders: 
                                                  f"their images would be skipped: {extra[:3]}")
     return out
 
-# %% ../../nbs/75_datasets.treeoflife.ipynb #63c551e3
-def _json_field(obj, key: str, path, at: str = "", kind: type = str):
-    "`obj[key]` of the JSON object found at `at` ('categories[3]'), checked to be a `kind`; errors name `at.key`."
-    name = f"{at}.{key}" if at else key
-    if not isinstance(obj, dict): raise DataFormatError.at(path, f"expected a JSON object, found {str(obj)[:80]!r}", field=at or "(top level)")
-    if key not in obj: raise DataFormatError.at(path, f"missing key {key!r} (found keys {sorted(obj)})", field=name)
-    v = obj[key]
-    if not isinstance(v, kind) or isinstance(v, bool):
-        raise DataFormatError.at(path, f"expected {kind.__name__}, found {v!r}"[:300], field=name)
-    return v
-
 # %% ../../nbs/75_datasets.treeoflife.ipynb #a222bd37
 INAT_RANK_KEYS = ("kingdom", "phylum", "class", "order", "family", "genus", "specific_epithet")
 "The rank keys of an iNat21 category, rank 0 first."
@@ -142,10 +131,10 @@ def _inat_categories(path, cats: list) -> dict:
     out = {}
     for k, c in enumerate(cats):
         at = f"categories[{k}]"
-        cid = _json_field(c, "id", path, at, int)
+        cid = json_field(c, "id", path, int, at=at)
         if cid in out: raise DataFormatError.at(path, f"category id {cid} repeats categories[{out[cid][3]}]", field=f"{at}.id")
-        leaf = taxon_leaf([_json_field(c, key, path, at) for key in INAT_RANK_KEYS], path, [f"{at}.{key}" for key in INAT_RANK_KEYS])
-        d = _json_field(c, "image_dir_name", path, at)
+        leaf = taxon_leaf([json_field(c, key, path, at=at, blank=True) for key in INAT_RANK_KEYS], path, [f"{at}.{key}" for key in INAT_RANK_KEYS])
+        d = json_field(c, "image_dir_name", path, at=at)
         _, named = parse_folder_name(d, path, field=f"{at}.image_dir_name")
         for key, a, b in zip(INAT_RANK_KEYS, named, leaf):
             if a != b: raise DataFormatError.at(path, f"{key} {b!r} disagrees with image_dir_name {d!r}, whose {key} is {a!r}",
@@ -158,12 +147,12 @@ def _inat_labels(path, images: list, anns: list, cats: dict) -> dict:
     "image id -> (category id, annotation index) from iNat21 `annotations`: one known category per known image."
     ids, out = {}, {}
     for k, im in enumerate(images):
-        iid = _json_field(im, "id", path, f"images[{k}]", int)
+        iid = json_field(im, "id", path, int, at=f"images[{k}]")
         if iid in ids: raise DataFormatError.at(path, f"image id {iid} repeats images[{ids[iid]}]", field=f"images[{k}].id")
         ids[iid] = k
     for k, a in enumerate(anns):
         at = f"annotations[{k}]"
-        iid, cid = _json_field(a, "image_id", path, at, int), _json_field(a, "category_id", path, at, int)
+        iid, cid = json_field(a, "image_id", path, int, at=at), json_field(a, "category_id", path, int, at=at)
         if iid not in ids: raise DataFormatError.at(path, f"unknown image id {iid} (no such id in images)", field=f"{at}.image_id")
         if cid not in cats: raise DataFormatError.at(path, f"unknown category id {cid} (no such id in categories)", field=f"{at}.category_id")
         if iid in out: raise DataFormatError.at(path, f"image id {iid} already has a category (annotations[{out[iid][1]}])", field=f"{at}.image_id")
@@ -181,12 +170,12 @@ def read_inat21(path, image_root=None) -> list[TaxonSample]:
     path = Path(path)
     root = Path(image_root) if image_root is not None else path.parent
     d = read_json(path)
-    images, cats, anns = (_json_field(d, key, path, "", list) for key in ("images", "categories", "annotations"))
+    images, cats, anns = (json_field(d, key, path, list) for key in ("images", "categories", "annotations"))
     cat = _inat_categories(path, cats)
     label = _inat_labels(path, images, anns, cat)
     out = []
     for k, im in enumerate(images):
-        fn = _json_field(im, "file_name", path, f"images[{k}]")
+        fn = json_field(im, "file_name", path, at=f"images[{k}]")
         leaf, folder, common, _ = cat[label[im["id"]][0]]
         if PurePosixPath(fn).parent.name != folder:
             raise DataFormatError.at(path, f"file_name {fn!r} is not in its category's folder {folder!r}", field=f"images[{k}].file_name")
@@ -222,7 +211,7 @@ def read_bioclip_rare(path, image_root=None) -> list[TaxonSample]:
 # %% ../../nbs/75_datasets.treeoflife.ipynb #86bb3f04
 def rank_chain_leaf(text: str, path, cumulative: bool = True, **loc) -> tuple:
     """The leaf of `text`, R = 7 rank texts joined by '=>' (spaces around it tolerated). `cumulative`: text j is text
-    j-1, a space and the rank-j name (SPEC 2's rank texts); else text j is the rank-j name alone. `loc` as in `where`."""
+    j-1, a space and the rank-j name (RCME's rank texts); else text j is the rank-j name alone. `loc` as in `where`."""
     field = loc.pop("field", None)
     texts = split_tiers(text, where(path, field=field, **loc), n=len(RANKS))
     if not cumulative: return taxon_leaf(texts, path, [field] * len(RANKS), **loc)
@@ -275,8 +264,11 @@ def seeded(transform, x, key) -> torch.Tensor:
         return transform(x)
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #9d493309
-class _TaxonSamples:
-    "The samples side of `TaxonImages`: its `TaxonSample`s (the first `n`), their `Taxonomy`, the fields it serves."
+class TaxonImages(Dataset):
+    """Images of tree-of-life taxa (a list of `TaxonSample`, the first `n`) as a torch `Dataset` of sample dicts keyed
+    by `Batch` field names, with the samples' `Taxonomy`. Sample `i` is a pure function of (samples, seed, split, i): its
+    hard negatives are drawn from `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[..., 3]`
+    (random); with `augment` its image from `[..., 4, epoch]`."""
     provides = frozenset({"index", "images", "captions", "rank_labels", "rank_texts", "rank_negatives",
                           "rank_negatives_valid", "rank_negatives_differ", "rank_random_negatives",
                           "rank_random_negatives_valid"})
@@ -305,11 +297,6 @@ class _TaxonSamples:
             f"{s.origin}: no image file {s.image}" for s in bad[:3]) + (" ..." if len(bad) > 3 else ""))
         open_first_images([s.image for s in self.samples], names=[s.origin for s in self.samples[:2]])
 
-# %% ../../nbs/75_datasets.treeoflife.ipynb #34134a4f
-class TaxonImages(_TaxonSamples, Dataset):
-    """Images of tree-of-life taxa (a list of `TaxonSample`) as a torch `Dataset` of sample dicts keyed by `Batch`
-    field names. Sample `i` is a pure function of (samples, seed, split, i): its hard negatives are drawn from
-    `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[..., 3]` (random); with `augment` its image from `[..., 4, epoch]`."""
     NEGATIVE_STREAMS = {"rank_matched": 2, "random": 3}
     augments = True        # `augment=True`: the release's train transform, keyed by [..., 4, epoch]
 

@@ -4,32 +4,17 @@
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #61f0a3d9
 from __future__ import annotations
-import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 import numpy as np
 from ..core.config import doc
-from ..core.hiershapes import HierShapes, TAXONOMY, parse
-from ..core.metrics import class_embeddings, clip_ensemble, retrieval_metrics, zero_shot_accuracy
-from .suite import EvalCfg, benchmark_params, embed_dataset, encode_texts, register_benchmark
+from ..core.hiershapes import TAXONOMY
+from ..core.metrics import retrieval_metrics, zero_shot_accuracy
+from .kit import ZS_TEMPLATES, hiershapes_eval_set, key_safe, rank_prompts, zero_shot_classifiers
+from .suite import EvalCfg, benchmark_params, embed_dataset, register_benchmark
 
 # %% auto #0
-__all__ = ['ZS_TEMPLATES', 'key_safe', 'rank_prompts', 'rank_label_sets', 'ensemble_rule', 'HierShapesParams',
-           'hiershapes_benchmark', 'hiershapes_chance']
-
-# %% ../../nbs/81_eval.hiershapes.ipynb #2ad0a50f
-def key_safe(name: str) -> str:
-    "A metric-key-safe form of a name: runs of non-alphanumerics become '_' ('colour family' -> 'colour_family')."
-    return re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_")
-
-# %% ../../nbs/81_eval.hiershapes.ipynb #1c4e7602
-ZS_TEMPLATES = ("{}", "a photo of {}", "a picture of {}")
-"Zero-shot prompt templates; `{}` is the class noun phrase with its article (the HierShapes parser reads all three)."
-
-
-def rank_prompts(j: int, templates: Sequence[str] = ZS_TEMPLATES, taxonomy=TAXONOMY) -> list[str]:
-    "The prompts of the classes of rank `j`, class-major (class 0's templates, then class 1's, ...), as `class_embeddings` wants."
-    return [t.format(parse(taxonomy.rank_text(node)).render()) for node in taxonomy.ranks[j] for t in templates]
+__all__ = ['rank_label_sets', 'HierShapesParams', 'hiershapes_benchmark', 'hiershapes_chance']
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #c5bb00f1
 def rank_label_sets(scenes: Sequence, j: int, taxonomy=TAXONOMY) -> np.ndarray:
@@ -39,17 +24,8 @@ def rank_label_sets(scenes: Sequence, j: int, taxonomy=TAXONOMY) -> np.ndarray:
         for o in sc: y[i, taxonomy.rank_index(o.leaf[:j + 1])] = True
     return y
 
-# %% ../../nbs/81_eval.hiershapes.ipynb #b8f116d1
-def ensemble_rule(geometry) -> Callable:
-    "How this geometry merges template embeddings [C, P, D] into classes [C, D]."
-    if hasattr(geometry, "ensemble"): return geometry.ensemble
-    if getattr(geometry, "name", None) in ("cosine", "radial"): return clip_ensemble
-    raise TypeError(f"{type(geometry).__name__} has no `ensemble(t: [C, P, D]) -> [C, D]` method, which zero-shot "
-                    "classification needs to merge prompt templates (cosine geometries use CLIP's ensemble)")
-
 # %% ../../nbs/81_eval.hiershapes.ipynb #c2ebaa04
-def _dataset(cfg: EvalCfg, fields=("images", "captions", "rank_labels")) -> HierShapes:
-    return HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=list(fields))
+_FIELDS = ("images", "captions", "rank_labels")   # what the benchmark embeds
 
 
 @dataclass
@@ -60,17 +36,15 @@ class HierShapesParams:
 @register_benchmark("hiershapes", Params=HierShapesParams)
 def hiershapes_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     "Retrieval R@k (images vs captions) and zero-shot accuracy per taxonomy rank on HierShapes (see above)."
-    ds, ks = _dataset(cfg), benchmark_params(cfg, "hiershapes").ks
-    emb = embed_dataset(model, ds, ["images", "captions", "rank_labels"], cfg.batch_size, accelerator)
+    ds, ks = hiershapes_eval_set(cfg, _FIELDS), benchmark_params(cfg, "hiershapes").ks
+    emb = embed_dataset(model, ds, list(_FIELDS), cfg.batch_size, accelerator)
     geo, img = model.geometry, emb["images"]
     out = retrieval_metrics(geo.pairwise_similarity(img, emb["captions"]), np.arange(len(ds)), ks=ks)
-    prompts = [rank_prompts(j) for j in range(TAXONOMY.depth)]
-    txt = encode_texts(model, [p for ps in prompts for p in ps], cfg.batch_size, accelerator)
+    ws = zero_shot_classifiers(model, [rank_prompts(j) for j in range(TAXONOMY.depth)], len(ZS_TEMPLATES), geo,
+                               cfg.batch_size, accelerator)
     scenes = [ds.scene(i) for i in range(len(ds))]
-    top1, subj, start = [], [], 0
-    for j, name in enumerate(TAXONOMY.rank_names):
-        w = class_embeddings(txt[start:start + len(prompts[j])], n_templates=len(ZS_TEMPLATES), reduce=ensemble_rule(geo))
-        start += len(prompts[j])
+    top1, subj = [], []
+    for j, (name, w) in enumerate(zip(TAXONOMY.rank_names, ws)):
         scores = geo.pairwise_similarity(img, w)
         r = zero_shot_accuracy(scores, rank_label_sets(scenes, j))
         out[f"zs_{key_safe(name)}_top1"], out[f"zs_{key_safe(name)}_macro"] = r["top1"], r["macro_top1"]
@@ -82,7 +56,7 @@ def hiershapes_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, flo
 # %% ../../nbs/81_eval.hiershapes.ipynb #d1a898e5
 def hiershapes_chance(cfg: EvalCfg) -> dict[str, float]:
     "Chance level of every `hiershapes` metric on the samples `cfg` selects (a scorer ranking at random)."
-    ds = _dataset(cfg); scenes = [ds.scene(i) for i in range(len(ds))]
+    ds = hiershapes_eval_set(cfg, _FIELDS); scenes = [ds.scene(i) for i in range(len(ds))]
     out = {f"{d}_R@{k}": min(k / len(ds), 1.0) for d in ("i2t", "t2i") for k in benchmark_params(cfg, "hiershapes").ks}
     top1 = []
     for j, name in enumerate(TAXONOMY.rank_names):

@@ -11,11 +11,12 @@ import numpy as np
 import torch
 from torch import Tensor
 from ..core.config import doc
-from ..core.metrics import class_embeddings, retrieval_metrics, zero_shot_accuracy
+from ..core.metrics import retrieval_metrics, zero_shot_accuracy
 from ..datasets.common import DataFormatError, check_folder
 from ..datasets.standard import (ZS_SUITE, CaptionSet, ClassFolder, ImageFiles, check_captions, check_class_folder,
                                          dataset_templates, load_templates, read_captions, read_class_folder)
-from .hiershapes import ensemble_rule, key_safe
+from .kit import key_safe, zero_shot_classifiers
+from .report import figure_path, save_figure
 from .suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 
 # %% auto #0
@@ -27,8 +28,7 @@ def class_prototypes(model, names: Sequence[str], templates: Sequence[str], batc
     "Class points [C, D]: every name in every template (`{c}`), embedded, merged per class by the geometry's `ensemble_rule`."
     if not names or not templates: raise ValueError(f"need class names and templates, got {len(names)} names and {len(templates)} templates")
     prompts = [t.format(c=n) for n in names for t in templates]
-    txt = encode_texts(model, prompts, batch_size, accelerator)
-    return class_embeddings(txt, n_templates=len(templates), reduce=ensemble_rule(model.geometry))
+    return zero_shot_classifiers(model, [prompts], len(templates), batch_size=batch_size, accelerator=accelerator)[0]
 
 # %% ../../nbs/85_eval.standard.ipynb #82b2b92b
 _ZS_KEYS = {"top1": "top1", "macro_top1": "macro", "top5": "top5"}
@@ -124,8 +124,7 @@ def standard_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float
         r = retrieval(model, read_captions(ann, images, p.split), cfg.image_size, cfg.batch_size, p.ks, p.retrieval_resize, accelerator)
         out |= {f"{prefix}_{k}": v for k, v in r.items()}
     if not out: raise ValueError("eval.standard has nothing to evaluate: set eval.standard.imagenet, .zeroshot, .coco or .flickr")
-    if per and cfg.plots_dir and (accelerator is None or accelerator.is_main_process):
-        _save_zero_shot_plot(model, out, per, cfg.plots_dir)
+    if per and (f := figure_path(cfg, "standard_zeroshot.png", accelerator)): _save_zero_shot_plot(model, out, per, f)
     return out
 
 # %% ../../nbs/85_eval.standard.ipynb #c1c20dcd
@@ -146,9 +145,6 @@ def plot_zero_shot(results: dict[str, dict], chance: dict[str, float], metric: s
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
-def _save_zero_shot_plot(model, out: dict, chance: dict, plots_dir) -> Path:
-    import matplotlib.pyplot as plt
+def _save_zero_shot_plot(model, out: dict, chance: dict, path: Path) -> Path:
     ax = plot_zero_shot({type(model.geometry).__name__: out}, chance, title="standard: zero-shot top-1 per dataset")
-    f = Path(plots_dir) / "standard_zeroshot.png"; f.parent.mkdir(parents=True, exist_ok=True)
-    ax.figure.savefig(f, dpi=100, bbox_inches="tight"); plt.close(ax.figure)
-    return f
+    return save_figure(ax, path)

@@ -4,31 +4,24 @@
 
 # %% ../../nbs/83_eval.tree.ipynb #0e9f64a0
 from __future__ import annotations
-
 from collections.abc import Sequence
-
+from dataclasses import dataclass
 import numpy as np
 from torch import Tensor
-
-from ..core.geometry import Geometry
-from ..core.hiershapes import TAXONOMY, HierShapes
-from dataclasses import dataclass
-
 from ..core.config import doc
-from ..core.metrics import TREE_CONVENTIONS, class_embeddings, tree_metrics
-from .hiershapes import ZS_TEMPLATES, ensemble_rule, rank_prompts
-from .suite import EvalCfg, benchmark_params, embed_dataset, encode_texts, register_benchmark
-
+from ..core.geometry import Geometry
+from ..core.hiershapes import TAXONOMY
+from ..core.metrics import TREE_CONVENTIONS, tree_metrics
+from .kit import ZS_TEMPLATES, hiershapes_eval_set, rank_prompts, zero_shot_classifiers
+from .suite import EvalCfg, benchmark_params, embed_dataset, register_benchmark
 
 # %% auto #0
 __all__ = ['class_classifier', 'predict_nodes', 'tree_chance', 'TreeParams', 'tree_benchmark']
 
 # %% ../../nbs/83_eval.tree.ipynb #91284d39
 def class_classifier(model, j: int, geometry: Geometry | None = None, batch_size: int = 256, accelerator=None) -> Tensor:
-    "Zero-shot classifier [C_j, D] of the rank-`j` taxa of HierShapes (prompt templates merged by the geometry's ensemble)."
-    geometry = geometry or model.geometry
-    txt = encode_texts(model, rank_prompts(j), batch_size, accelerator)
-    return class_embeddings(txt, n_templates=len(ZS_TEMPLATES), reduce=ensemble_rule(geometry))
+    "Zero-shot classifier [C_j, D] of the rank-`j` taxa of HierShapes (the kit's `zero_shot_classifiers` on `rank_prompts(j)`)."
+    return zero_shot_classifiers(model, [rank_prompts(j)], len(ZS_TEMPLATES), geometry, batch_size, accelerator)[0]
 
 # %% ../../nbs/83_eval.tree.ipynb #772644d0
 def predict_nodes(image_emb: Tensor, classifier: Tensor, geometry: Geometry, j: int = -1, taxonomy=TAXONOMY) -> list[tuple]:
@@ -48,15 +41,15 @@ def tree_chance(trues: Sequence[tuple], j: int = -1, taxonomy=TAXONOMY, conventi
 @dataclass
 class TreeParams:
     "Keys of the `tree` benchmark (`eval.tree.*`)."
-    convention: str = doc("textbook", "ancestor sets of J/PH/RH/LCA: textbook (node in, root out) | hycoclip (released evaluator)")
+    convention: str = doc("textbook", "ancestor sets of J/PH/RH/LCA: textbook (node in, root out) or hycoclip (released evaluator)",
+                          choices=TREE_CONVENTIONS)
 
 
 @register_benchmark("tree", Params=TreeParams)
 def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     "TIE/LCA/J/PH/RH of zero-shot leaf predictions for HierShapes subjects: box crops (`tree_*`), full images (`tree_image_*`)."
     conv = benchmark_params(cfg, "tree").convention
-    if conv not in TREE_CONVENTIONS: raise ValueError(f"eval.tree.convention must be one of {TREE_CONVENTIONS}, got {conv!r}")
-    ds = HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=["images", "box_images"])
+    ds = hiershapes_eval_set(cfg, ["images", "box_images"])
     emb = embed_dataset(model, ds, ["images", "box_images"], cfg.batch_size, accelerator)
     geo = model.geometry
     w = class_classifier(model, TAXONOMY.depth - 1, geo, cfg.batch_size, accelerator)

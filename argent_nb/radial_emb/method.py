@@ -4,43 +4,62 @@
 
 # %% ../../nbs/12_radial_emb.method.ipynb #2ae9417a
 from __future__ import annotations
-import copy, math
+import copy, math, warnings
 from dataclasses import dataclass
 import torch
 from torch import nn
-from ..core.config import doc
-from ..core.hiershapes import HierShapes, TAXONOMY, parse
-from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
-from ..core.radial import RadialGeometry, radial_geometry
-from .losses import ROOT_VARIANTS, ec_loss, make_root, re_loss, re_pair_angles, reg_loss
-from .metrics import breeds_recall, hierarchical_retrieval, hyperlex_benchmark
+from ..core.config import doc, validate
+from .losses import EC_FORMS, NEGATIVE_TIERS, REG_VARIANTS, ROOT_VARIANTS, ec_loss, make_root, re_loss, re_pair_angles, reg_loss
 from ..core.models import unwrap_model
+from ..core.radial import RadialGeometry
 from ..core.registry import Method, register_method
 
 # %% auto #0
-__all__ = ['BREEDS_PROMPT', 'text_tower_parameters', 'REParams', 'frozen_text_tower', 're_step_loss', 'RE', 'REBenchParams',
-           'check_re', 're_benchmark']
+__all__ = ['text_tower_parameters', 'renamed_key', 'REParams', 'frozen_text_tower', 're_step_loss', 'RE']
 
 # %% ../../nbs/12_radial_emb.method.ipynb #74e734de
 def text_tower_parameters(model: nn.Module) -> list:
     "(name, parameter) of the text tower and head: everything but the image tower and the logit scale."
     return [(n, p) for n, p in model.named_parameters() if not n.startswith("clip.visual.") and "logit_scale" not in n]
 
+# %% ../../nbs/12_radial_emb.method.ipynb #3b4318c6
+def renamed_key(group: str, renamed: dict, name: str, value) -> tuple:
+    """(key, value) to set for `name` on a `Params` of config group `group`: an old key of `renamed` ({old: (new,
+    {old value: new value} or None)}) given a value (not None) becomes its new key and value, with a one-line
+    deprecation notice (`FutureWarning`); any other key is set as given."""
+    if name not in renamed or value is None: return name, value
+    new, values = renamed[name]
+    v = values.get(value, value) if values else value
+    said = f"{group}.{name}={value}" if values else f"{group}.{name}"
+    warnings.warn(f"{said} is deprecated and works for one release: use {group}.{new}" + (f"={v}" if values else ""),
+                  FutureWarning, stacklevel=3)
+    return new, v
+
 # %% ../../nbs/12_radial_emb.method.ipynb #c8a40ede
+_RE_RENAMED = {"ec_alpha": ("ec_margin", None), "ec_form": ("ec_variant", None), "reg_weight": ("prior_weight", None),
+               "reg_variant": ("prior_variant", {"code": "release"})}
+"Old keys of `method.re` -> (new key, {old value: new value}); they work for one release."
+
 @dataclass
 class REParams:
-    "Keys of the `re` method (`method.re.*`): loss, regulariser and root variants; the `Params` of `RE`."
-    loss: str = doc("re", "re | ec (entailment-cone margin loss baseline)")
-    ec_alpha: float = doc(math.pi / 2, "EC margin alpha (loss=ec)")
-    ec_form: str = doc("b2", "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)")
-    re_weight: float = doc(1.0, "weight of the RE / EC loss")
-    reg_weight: float = doc(10.0, "weight of the regulariser against the frozen initial text tower")
-    reg_variant: str = doc("paper", "paper: -mean cos | code: (1 - mean cos) / 2 (released code)")
+    "Keys of the `re` method (`method.re.*`): loss, prior preservation and root variants; the `Params` of `RE`."
+    loss: str = doc("re", "re (RE's loss) | ec (entailment-cone margin loss baseline)", choices=("re", "ec"))
+    ec_margin: float = doc(math.pi / 2, "margin angle alpha of the EC loss (loss=ec), radians", min=0)
+    ec_variant: str = doc("b2", "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)", choices=EC_FORMS)
+    re_weight: float = doc(1.0, "weight of the RE / EC loss", min=0)
+    prior_weight: float = doc(10.0, "weight of the prior preservation (RE's L_reg) against the frozen initial text tower", min=0)
+    prior_variant: str = doc("paper", "paper: -mean cos | release: (1 - mean cos) / 2 (released code)", choices=REG_VARIANTS)
     minimax: bool = doc(True, "add the mini-max hard-mining term (supp. B.4)")
-    root: str = doc("learnable", f"entailment root: one of {ROOT_VARIANTS}")
-    negative: str = doc("anchor", "negative of anchor P_t: anchor (N_t, paper) | child (N_t+1)")
-    eps_c: float = doc(0.05, "cone constant of the EC loss")
-    mean_root_samples: int = doc(256, "root=mean: samples whose tier texts give the fixed mean embedding")
+    root: str = doc("learnable", "entailment root", choices=ROOT_VARIANTS)
+    negative: str = doc("anchor", "negative of anchor P_t: anchor (N_t, paper) | child (N_t+1)", choices=NEGATIVE_TIERS)
+    eps_c: float = doc(0.05, "cone constant of the EC loss", min=0)
+    mean_root_samples: int = doc(256, "root=mean: samples whose tier texts give the fixed mean embedding", min=1)
+    ec_alpha: float | None = doc(None, "deprecated (one release): use ec_margin")
+    ec_form: str | None = doc(None, "deprecated (one release): use ec_variant", choices=EC_FORMS)
+    reg_weight: float | None = doc(None, "deprecated (one release): use prior_weight")
+    reg_variant: str | None = doc(None, "deprecated (one release): use prior_variant (code: release)", choices=("paper", "code"))
+
+    def __setattr__(self, name, value): object.__setattr__(self, *renamed_key("method.re", _RE_RENAMED, name, value))
 
 # %% ../../nbs/12_radial_emb.method.ipynb #44b4d0a7
 def frozen_text_tower(model: nn.Module, device="cpu") -> nn.Module:
@@ -59,11 +78,11 @@ def re_step_loss(p: REParams, P: torch.Tensor, N: torch.Tensor, valid: torch.Ten
     geo = RadialGeometry(eps_c=p.eps_c).set_root(root)
     pa = re_pair_angles(P, N, geo, valid, negative=p.negative)
     parts = re_loss(pa.pos, pa.neg, pa.valid, minimax=p.minimax) if p.loss == "re" else \
-            ec_loss(pa.pos, pa.neg, geo.aperture(P[:, :-1]), pa.valid, alpha=p.ec_alpha, minimax=p.minimax, form=p.ec_form)
+            ec_loss(pa.pos, pa.neg, geo.aperture(P[:, :-1]), pa.valid, alpha=p.ec_margin, minimax=p.minimax, form=p.ec_variant)
     mask = torch.cat([torch.ones_like(valid), valid], 1)
-    reg = reg_loss(torch.cat([P, N], 1), torch.cat([P_star, N_star], 1), mask, variant=p.reg_variant)
-    total = p.re_weight * parts["loss"] + p.reg_weight * reg
-    return {"loss": total, "re": parts["loss"].detach(), "reg": reg.detach(), "pos_angle": parts["pos_angle"],
+    prior = reg_loss(torch.cat([P, N], 1), torch.cat([P_star, N_star], 1), mask, variant=p.prior_variant)
+    total = p.re_weight * parts["loss"] + p.prior_weight * prior
+    return {"loss": total, "re": parts["loss"].detach(), "prior": prior.detach(), "pos_angle": parts["pos_angle"],
             "neg_angle": parts["neg_angle"], "triplet_acc": parts["acc"], "root_norm": root.detach().norm()}
 
 # %% ../../nbs/12_radial_emb.method.ipynb #9420acd7
@@ -76,9 +95,7 @@ class RE(Method):
 
     def __init__(self, params=None):
         super().__init__(params)
-        p = self.params
-        if p.loss not in ("re", "ec"): raise ValueError(f"method.re.loss must be 're' or 'ec', got {p.loss!r}")
-        if p.root not in ROOT_VARIANTS: raise ValueError(f"method.re.root must be one of {ROOT_VARIANTS}, got {p.root!r}")
+        validate(self.params, "method.re.")          # the `doc` rules: a wrong value fails here, not at step N
 
     def setup(self, model, accelerator, dataset):
         m = unwrap_model(model)
@@ -103,102 +120,3 @@ class RE(Method):
         tiers_and_negatives = lambda x: (x[:B * T].view(B, T, -1), x[B * T:2 * B * T].view(B, T, -1))
         return re_step_loss(self.params, *tiers_and_negatives(e), batch.tier_negatives_valid, e[-1],
                             *tiers_and_negatives(e_star), initial_empty=self.initial_empty, fixed_texts=self.fixed_texts)
-
-# %% ../../nbs/12_radial_emb.method.ipynb #19b337b6
-def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str) -> dict:
-    uniq = list(dict.fromkeys(t for ts in tiers for t in ts))
-    pos = {t: i for i, t in enumerate(uniq)}
-    gt = torch.tensor([[pos[t] for t in ts] for ts in tiers])
-    txt = encode_texts(model, uniq, accelerator=accelerator)
-    out = {}
-    for proc, tag in (("paper", ""), ("sweep", "_sweep")):
-        r = hierarchical_retrieval(images, txt, None, gt, procedure=proc, geometry=geo)
-        out.update({f"{prefix}P{tag}": r["P"], f"{prefix}R{tag}": r["R"]})
-    out[f"{prefix}tau_d"] = r["tau_d"]
-    return out
-
-# %% ../../nbs/12_radial_emb.method.ipynb #6f7dc4e5
-def _breeds_files(rp) -> tuple[list, list, list]:
-    "(label texts, image files, true label pair per image) of the BREEDS task that the `eval.re` group `rp` names."
-    from pathlib import Path
-    from argent_nb.datasets.breeds import breeds_label_pairs, read_breeds_hierarchy
-    from argent_nb.radial_emb.metrics import breeds_label_set
-    if not rp.breeds_images: raise ValueError("eval.re.breeds needs eval.re.breeds_images: an ImageNet-style folder <root>/<wnid>/<files>")
-    subset = rp.breeds_subset[0] if len(rp.breeds_subset) == 1 and not rp.breeds_subset[0].startswith("n") else rp.breeds_subset
-    pairs = breeds_label_pairs(read_breeds_hierarchy(rp.breeds), subset)
-    labels, index = breeds_label_set(pairs)
-    files, true = [], []
-    for k, p in enumerate(pairs):
-        folder = Path(rp.breeds_images) / p.fine_wnid
-        fs = sorted(f for f in folder.glob("*") if f.is_file())[:rp.breeds_per_class] if folder.is_dir() else []
-        if not fs: raise FileNotFoundError(f"BREEDS: no images for class {p.fine!r} ({p.fine_wnid}) in {folder}")
-        files += fs; true += [index[k]] * len(fs)
-    return labels, files, true
-
-# %% ../../nbs/12_radial_emb.method.ipynb #a7536e32
-BREEDS_PROMPT = "a photo of a {}"
-"How BREEDS labels are said to the text tower (c_x is the image's similarity to this prompt)."
-
-def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
-    "BREEDS ordered-pair R@1/R@5 (RE sec. 6.1) from the BREEDS info files and an ImageNet-style image folder."
-    from argent_nb.datasets.common import load_image
-    labels, files, true = _breeds_files(benchmark_params(cfg, "re"))
-    dev = next(model.parameters()).device
-    with torch.no_grad():
-        img = torch.cat([model.encode_image(torch.stack([load_image(f, cfg.image_size) for f in files[i:i + cfg.batch_size]]).to(dev)).float().cpu()
-                         for i in range(0, len(files), cfg.batch_size)])
-    lab = encode_texts(model, [BREEDS_PROMPT.format(l) for l in labels], accelerator=accelerator)
-    return breeds_recall(img, lab, torch.stack(true), geo)
-
-# %% ../../nbs/12_radial_emb.method.ipynb #589d4ce3
-@dataclass
-class REBenchParams:
-    "Keys of the `re` benchmark (`eval.re.*`): the real data sets scored beside HierShapes."
-    hierarcaps: str | None = doc(None, "HierarCaps test CSV for hierarchical retrieval (hierarcaps_*)")
-    hierarcaps_images: str | None = doc(None, "folder of the HierarCaps test images")
-    hyperlex: str | None = doc(None, "HyperLex file (hyperlex-all.txt) for rho_all / rho_N")
-    breeds: str | None = doc(None, "BREEDS info folder (dataset_class_info.json, class_hierarchy.txt, node_names.txt)")
-    breeds_images: str | None = doc(None, "ImageNet-style image folder for BREEDS (<root>/<wnid>/<files>)")
-    breeds_subset: list[str] = doc(["entity13"], "a BREEDS subset name, or the superclass wnids of the task")
-    breeds_per_class: int = doc(10, "images per fine class for BREEDS")
-
-# %% ../../nbs/12_radial_emb.method.ipynb #99abe686
-def check_re(cfg, rp: REBenchParams) -> None:
-    """What `check_eval` runs for `eval.re` before a run writes anything: each file the group names is read and checked
-    as the benchmark will read it (HierarCaps also decodes its first images)."""
-    from argent_nb.datasets.common import open_first_images
-    from argent_nb.datasets.hierarcaps import HierarCaps
-    from argent_nb.datasets.hyperlex import read_hyperlex
-    check_requires(rp, hierarcaps_images="hierarcaps", breeds_images="breeds")
-    check_paths(rp, hierarcaps=lambda v: HierarCaps(v, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size),
-                hyperlex=read_hyperlex, breeds=lambda v: open_first_images(_breeds_files(rp)[1]))
-
-# %% ../../nbs/12_radial_emb.method.ipynb #75647c89
-@register_benchmark("re", Params=REBenchParams, check=check_re)
-def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
-    "RE benchmarks: hierarchical retrieval and BREEDS-style pairs on HierShapes, + HierarCaps / HyperLex files if set."
-    rp = benchmark_params(cfg, "re")
-    ds = HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=["images", "tiers", "rank_labels"])
-    emb = embed_dataset(model, ds, ["images", "rank_labels"], cfg.batch_size, accelerator)
-    geo = radial_geometry(model)
-    tiers = [HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, fields=["tiers"])[i]["tiers"] for i in range(len(ds))]
-    out = _hier(model, emb["images"], tiers, geo, accelerator, "hier_")
-    coarse, fine = TAXONOMY.ranks[1], TAXONOMY.ranks[3]
-    labels = [parse(TAXONOMY.rank_text(n)).render() for n in coarse + fine]
-    lab = encode_texts(model, labels, accelerator=accelerator)
-    rl = emb["rank_labels"]
-    true = torch.stack([rl[:, 1], len(coarse) + rl[:, 3]], 1)
-    out.update({f"pairs_{k}": v for k, v in breeds_recall(emb["images"], lab, true, geo).items() if k.startswith("R@")})
-    if rp.hierarcaps:
-        from argent_nb.datasets.hierarcaps import HierarCaps
-        hc = HierarCaps(rp.hierarcaps, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size,
-                        fields=["images", "tiers"])
-        e = embed_dataset(model, hc, ["images"], cfg.batch_size, accelerator)
-        out.update(_hier(model, e["images"], [hc[i]["tiers"] for i in range(len(hc))], geo, accelerator, "hierarcaps_"))
-    if rp.breeds:
-        out.update({f"breeds_{k}": v for k, v in _breeds(model, cfg, geo, accelerator).items()})
-    if rp.hyperlex:
-        from argent_nb.datasets.hyperlex import read_hyperlex
-        r = hyperlex_benchmark(read_hyperlex(rp.hyperlex), lambda t: encode_texts(model, t, accelerator=accelerator), geo)
-        out.update({f"hyperlex_{k}": v for k, v in r.items()})
-    return out

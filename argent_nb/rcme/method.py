@@ -7,42 +7,42 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 import torch
-from ..core.config import doc
+from ..core.config import doc, validate
 from ..core.models import EuclideanHead, unwrap_model
 from ..core.registry import Method, register_method
 from ..radial_emb.losses import reg_loss
-from ..radial_emb.method import frozen_text_tower, text_tower_parameters
-from .losses import cma_loss, global_entailment_loss, local_entailment_loss
+from ..radial_emb.method import frozen_text_tower, renamed_key, text_tower_parameters
+from .losses import APEXES, CMA_FORMS, GE_NORMALISERS, LE_REDUCTIONS, cma_loss, global_entailment_loss, local_entailment_loss
 
 # %% auto #0
 __all__ = ['RCMEParams', 'encode_distinct', 'rcme_step_loss', 'RCME']
 
 # %% ../../nbs/22_rcme.method.ipynb #5d9f6d43
+_RCME_RENAMED = {"alpha": ("ge_margin", None), "beta": ("cma_weight", None), "local_reduction": ("le_variant", {"code": "release"}),
+                 "ge_normaliser": ("ge_variant", None), "cma_form": ("cma_variant", {"code": "release"})}
+"Old keys of `method.rcme` -> (new key, {old value: new value}); they work for one release."
+
 @dataclass
 class RCMEParams:
     "Keys of the `rcme` method (`method.rcme.*`): loss weights, ablations, released-code choices; the `Params` of `RCME`."
-    alpha: float = doc(math.pi / 2, "margin of the global entailment hinge, Eq. 6 (paper: pi/2, where it is always active)")
-    le_weight: float = doc(1.0, "weight of the local entailment loss (Eq. 5)")
-    ge_weight: float = doc(1.0, "weight of the global entailment loss (Eq. 6); 0: Table 5's LE-only rows")
-    beta: float = doc(0.1, "weight of the cross-modal alignment (Eq. 9; released 0.1); 0 freezes the image tower")
-    prior_weight: float = doc(0.0, "weight of RE's prior preservation against the frozen initial text tower (Table 5)")
-    negatives: str = doc("rank_matched", "rank_matched (Sec. 4.1) | random (Table 6's ablation)")
-    apex: str = doc("root", "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)")
-    local_reduction: str = doc("paper", "paper: sum over rank steps (Eq. 7) | code: mean over pairs + RE's mini-max term")
-    ge_normaliser: str = doc("paper", "paper: 1/(R-1) x the sum over triplets (Eq. 7) | mean: over the R-2 triplets")
-    cma_form: str = doc("paper", "paper: image -> species text InfoNCE (Eq. 8) | code: rows cycle through ranks, symmetric")
+    ge_margin: float = doc(math.pi / 2, "margin angle alpha of the global entailment hinge, Eq. 6, radians (paper: pi/2, where it is always active)", min=0)
+    le_weight: float = doc(1.0, "weight of the local entailment loss (Eq. 5)", min=0)
+    ge_weight: float = doc(1.0, "weight of the global entailment loss (Eq. 6); 0: Table 5's LE-only rows", min=0)
+    cma_weight: float = doc(0.1, "weight beta of the cross-modal alignment (Eq. 9; released 0.1); 0 freezes the image tower", min=0)
+    prior_weight: float = doc(0.0, "weight of RE's prior preservation against the frozen initial text tower (Table 5)", min=0)
+    negatives: str = doc("rank_matched", "rank_matched (Sec. 4.1) | random (Table 6's ablation)", choices=("rank_matched", "random"))
+    apex: str = doc("root", "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)", choices=APEXES)
+    le_variant: str = doc("paper", "paper: sum over rank steps (Eq. 7) | release: mean over pairs + RE's mini-max term", choices=LE_REDUCTIONS)
+    ge_variant: str = doc("paper", "paper: 1/(R-1) x the sum over triplets (Eq. 7) | mean: over the R-2 triplets", choices=GE_NORMALISERS)
+    cma_variant: str = doc("paper", "paper: image -> species text InfoNCE (Eq. 8) | release: rows cycle through ranks, symmetric", choices=CMA_FORMS)
     root_text: str = doc("", "text whose embedding is the entailment root ('Eukarya' for the tree of life)")
+    alpha: float | None = doc(None, "deprecated (one release): use ge_margin")
+    beta: float | None = doc(None, "deprecated (one release): use cma_weight")
+    local_reduction: str | None = doc(None, "deprecated (one release): use le_variant (code: release)", choices=("paper", "code"))
+    ge_normaliser: str | None = doc(None, "deprecated (one release): use ge_variant", choices=GE_NORMALISERS)
+    cma_form: str | None = doc(None, "deprecated (one release): use cma_variant (code: release)", choices=("paper", "code"))
 
-# %% ../../nbs/22_rcme.method.ipynb #bc86773f
-_RCME_CHOICES = {"negatives": ("rank_matched", "random"), "apex": ("root", "parent"), "local_reduction": ("paper", "code"),
-                 "ge_normaliser": ("paper", "mean"), "cma_form": ("paper", "code")}
-
-def _check_rcme_params(p: RCMEParams):
-    "Raise a ValueError naming the `method.rcme.*` key for an unknown choice or a negative (or NaN) weight or margin."
-    for k, ok in _RCME_CHOICES.items():
-        if getattr(p, k) not in ok: raise ValueError(f"method.rcme.{k} must be one of {list(ok)}, got {getattr(p, k)!r}")
-    for k in ("le_weight", "ge_weight", "beta", "prior_weight", "alpha"):
-        if not getattr(p, k) >= 0: raise ValueError(f"method.rcme.{k} must be >= 0, got {getattr(p, k)!r}")
+    def __setattr__(self, name, value): object.__setattr__(self, *renamed_key("method.rcme", _RCME_RENAMED, name, value))
 
 # %% ../../nbs/22_rcme.method.ipynb #f0e96707
 def encode_distinct(model, tokens: torch.Tensor, images: torch.Tensor | None = None) -> dict:
@@ -56,16 +56,16 @@ def encode_distinct(model, tokens: torch.Tensor, images: torch.Tensor | None = N
 def rcme_step_loss(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: torch.Tensor, root: torch.Tensor, image=None,
                    logit_scale=None, star=None, differ=None) -> dict:
     """`RCME.loss` from the step's embeddings: rank chains `T` and their negatives `N` [B, R, D] (`valid` [B, R]) and the
-    root [D]; with CMA (beta > 0) the `image` embeddings [B, D] and the model's `logit_scale` (used frozen); with the prior
+    root [D]; with CMA (cma_weight > 0) the `image` embeddings [B, D] and the model's `logit_scale` (used frozen); with the prior
     the frozen tower's `star` [B, R, D]; with rank-matched negatives `differ` [B, R], the rank at which each differs."""
-    le = local_entailment_loss(T, N, valid, root, apex=p.apex, reduction=p.local_reduction)
-    ge = global_entailment_loss(T, root, alpha=p.alpha, apex=p.apex, normaliser=p.ge_normaliser)
+    le = local_entailment_loss(T, N, valid, root, apex=p.apex, reduction=p.le_variant)
+    ge = global_entailment_loss(T, root, alpha=p.ge_margin, apex=p.apex, normaliser=p.ge_variant)
     total = p.le_weight * le["loss"] + (p.ge_weight * ge["loss"] if p.ge_weight else 0)
     parts = {"le": le["loss"].detach(), "ge": ge["loss"].detach(), "ge_active": ge["active"], "pos_angle": le["pos_angle"],
              "neg_angle": le["neg_angle"], "step_acc": le["acc"]}
-    if p.beta > 0:
-        cma = cma_loss(image, T[:, -1], logit_scale.detach(), form=p.cma_form, rank_texts=T, negatives=N, valid=valid)
-        total = total + p.beta * cma; parts["cma"] = cma.detach()
+    if p.cma_weight > 0:
+        cma = cma_loss(image, T[:, -1], logit_scale.detach(), form=p.cma_variant, rank_texts=T, negatives=N, valid=valid)
+        total = total + p.cma_weight * cma; parts["cma"] = cma.detach()
     if p.prior_weight > 0:
         prior = reg_loss(T, star, variant="paper"); total = total + p.prior_weight * prior; parts["prior"] = prior.detach()
     if p.negatives == "rank_matched":
@@ -76,16 +76,16 @@ def rcme_step_loss(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: torch
 # %% ../../nbs/22_rcme.method.ipynb #20c058ba
 @register_method
 class RCME(Method):
-    "Radial cross-modal embeddings (Gupta et al., CVPR 2025): transitive entailment over taxonomic ranks."
+    "Radial cross-modal embeddings (Sastry et al., ICCV 2025): transitive entailment over taxonomic ranks."
     name = "rcme"
     head = "euclidean"
     Params = RCMEParams
 
     def __init__(self, params=None):
         super().__init__(params)
-        _check_rcme_params(self.params)
+        validate(self.params, "method.rcme.")          # the `doc` rules: a wrong value fails here, not at step N
         self.neg_field = "rank_negatives" if self.params.negatives == "rank_matched" else "rank_random_negatives"
-        self.needs = frozenset({"rank_texts", self.neg_field} | ({"images"} if self.params.beta > 0 else set()))
+        self.needs = frozenset({"rank_texts", self.neg_field} | ({"images"} if self.params.cma_weight > 0 else set()))
 
     def setup(self, model, accelerator, dataset):
         m = unwrap_model(model)
@@ -97,7 +97,7 @@ class RCME(Method):
             self.frozen = frozen_text_tower(m, accelerator.device if accelerator is not None else torch.device("cpu"))
 
     def trainable_parameters(self, model):
-        if self.params.beta == 0: return text_tower_parameters(model)
+        if self.params.cma_weight == 0: return text_tower_parameters(model)
         return [(n, p) for n, p in model.named_parameters() if "logit_scale" not in n]
 
     def loss(self, model, batch):
@@ -105,7 +105,7 @@ class RCME(Method):
         B, R, L = batch.rank_texts.shape
         neg, valid = batch[self.neg_field], batch[self.neg_field + "_valid"]
         tokens = torch.cat([batch.rank_texts.reshape(B * R, L), neg.reshape(B * R, L), self.root_tokens.to(neg.device)])
-        out = encode_distinct(model, tokens, batch.images if p.beta > 0 else None)
+        out = encode_distinct(model, tokens, batch.images if p.cma_weight > 0 else None)
         e, star = out["text"], None
         if p.prior_weight > 0:
             with torch.no_grad(): star = self.frozen.encode_text(tokens[:B * R]).view(B, R, -1)

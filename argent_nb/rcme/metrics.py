@@ -15,17 +15,16 @@ from torch import Tensor
 
 from ..core.config import doc
 from ..core.geometry import CosineGeometry, Geometry
-from ..core.hiershapes import HierShapes
 from ..core.metrics import zero_shot_accuracy
-from ..core.radial import RadialGeometry, radial_geometry
-from ..eval.hiershapes import key_safe
+from ..eval.kit import entailment_geometry, hiershapes_eval_set, key_safe
+from ..eval.report import figure_path, save_figure
 from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, hierarchical_retrieval
 
 # %% auto #0
 __all__ = ['RCME_PARTS', 'rankwise_zero_shot', 'image_to_image_recall', 'hierarchical_f1', 'taxonomic_retrieval',
-           'project_rank_embeddings', 'plot_rank_embeddings', 'rcme_chance', 'rcme_geometry', 'rank_text_table',
-           'one_per_leaf', 'rcme_scores', 'rcme_evaluate', 'RCMEBenchParams', 'check_rcme', 'rcme_benchmark']
+           'project_rank_embeddings', 'plot_rank_embeddings', 'rcme_chance', 'rank_text_table', 'one_per_leaf',
+           'rcme_scores', 'rcme_evaluate', 'RCMEBenchParams', 'check_rcme', 'rcme_benchmark']
 
 # %% ../../nbs/21_rcme.metrics.ipynb #cae39bc0
 def _rank_names(rank_names, R: int) -> list[str]:
@@ -135,7 +134,7 @@ def taxonomic_retrieval(image_emb, text_emb, gt, geometry_or_root, *, steps: int
 
     `image_emb` [N, D]; `text_emb` [M, D] the distinct rank texts; `gt` int [N, R] image i's rank texts, rank 0
     first; `geometry_or_root`: a `Geometry` (its genericness and similarity) or a root point [D] (distance from it
-    and the cosine). `procedure`: "sweep" (released code, SPEC 2) or "paper" (RE supp. B.5)."""
+    and the cosine). `procedure`: "sweep" (RCME's released code) or "paper" (RE supp. B.5)."""
     geo, root = (geometry_or_root, None) if isinstance(geometry_or_root, Geometry) else (None, geometry_or_root)
     if root is None and geo is None: raise ValueError("geometry_or_root is required: a Geometry or a root point [D]")
     m, s = hierarchical_retrieval(image_emb, text_emb, root, gt, steps=steps, procedure=procedure, chunk=chunk,
@@ -158,7 +157,7 @@ def project_rank_embeddings(text_emb, geometry: Geometry) -> tuple[np.ndarray, n
             X, root, space = x, geometry.root(x).double(), "embedding space"
         else:
             raise ValueError(f"{geometry!r} has neither a root nor a Poincare map; for a Euclidean model use "
-                             "`radial_geometry(model, root_text)` (or `rcme_geometry`) so the root can be drawn")
+                             "`radial_geometry(model, root_text)` (or `eval.kit.entailment_geometry`) so the root can be drawn")
     pca = PCA(n_components=2, svd_solver="full").fit(X.numpy())
     return pca.transform(X.numpy()), pca.transform(root.numpy()[None])[0], space
 
@@ -202,20 +201,6 @@ def rcme_chance(rank_labels, n_classes: Sequence[int], rank_names: Sequence[str]
         out[f"i2i_{n}_R@1"] = i2i[-1]
     out["i2i_mean_R@1"] = float(np.nanmean(i2i)) if not np.isnan(i2i).all() else math.nan
     return out
-
-# %% ../../nbs/21_rcme.metrics.ipynb #7b497163
-def rcme_geometry(model, root_text: str = "") -> Geometry:
-    """The geometry RCME's metrics use for `model`: for Euclidean (cosine-family) models RE's radial geometry rooted at
-    the model's embedding of `root_text` ("Eukarya" for the tree of life, RCME sec. 5.1; "" on HierShapes); for
-    geometries with their own root (Lorentz: the origin) `model.geometry`, and `root_text` is not used."""
-    geo = model.geometry
-    if isinstance(geo, CosineGeometry):
-        kw = (dict(eps_c=geo.eps_c, genericness=geo.genericness_kind, eps=geo.eps, angle_eps=geo.angle_eps)
-              if isinstance(geo, RadialGeometry) else {})
-        return radial_geometry(model, root_text, **kw)
-    if geo.supports("genericness"): return geo
-    raise TypeError(f"{geo!r} is neither a Euclidean (cosine-family) geometry nor one with its own root and genericness; "
-                    "RCME's hierarchical retrieval needs a distance from the root")
 
 # %% ../../nbs/21_rcme.metrics.ipynb #1eb278b3
 def rank_text_table(taxonomy) -> tuple[list[str], list[int]]:
@@ -302,7 +287,7 @@ class RCMEBenchParams:
     "Keys of the `rcme` benchmark (`eval.rcme.*`)."
     root_text: str = doc("", "root text of Euclidean models: '' on HierShapes (as RE); the tree-of-life configs set 'Eukarya' (RCME sec. 5.1). Lorentz models use the origin")
     steps: int = doc(50, "thresholds of the hierarchical-retrieval walk")
-    procedure: str = doc("sweep", "hierarchical retrieval: sweep (released code, SPEC 2) | paper (RE supp. B.5)")
+    procedure: str = doc("sweep", "hierarchical retrieval: sweep (RCME's released code) | paper (RE supp. B.5)")
     one_per_species: bool = doc(True, "hierarchical retrieval on one image per species (leaf), as RCME Table 1")
     species_seed: int | None = doc(None, "which image per species: None = its first; an int = one drawn at random with this seed (the paper draws at random)")
     hiershapes: bool = doc(True, "evaluate on HierShapes single-object scenes (eval.split, eval.n, eval.seed, eval.image_size)")
@@ -319,11 +304,8 @@ class RCMEBenchParams:
 # %% ../../nbs/21_rcme.metrics.ipynb #65e7a84c
 def _save_rank_plot(node_emb: Tensor, taxonomy, geometry: Geometry, path: Path, title: str) -> None:
     "Save `plot_rank_embeddings` of a taxonomy's rank texts to `path`."
-    import matplotlib.pyplot as plt
     _, ranks = rank_text_table(taxonomy)
-    ax = plot_rank_embeddings(node_emb, ranks, geometry, rank_names=taxonomy.rank_names, title=title)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ax.figure.savefig(path, dpi=100, bbox_inches="tight"); plt.close(ax.figure)
+    save_figure(plot_rank_embeddings(node_emb, ranks, geometry, rank_names=taxonomy.rank_names, title=title), path)
 
 # %% ../../nbs/21_rcme.metrics.ipynb #e2c77fb5
 def _real_datasets(p: RCMEBenchParams, cfg: EvalCfg) -> list[tuple[str, object, dict]]:
@@ -361,15 +343,14 @@ def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     p = benchmark_params(cfg, "rcme")
     _check_steps_procedure(p.steps, p.procedure)
     hs = dict(one_per_species=p.one_per_species, species_seed=p.species_seed)
-    sets = ([("", HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, max_objects=1, fields=["images"]), hs)]
+    sets = ([("", hiershapes_eval_set(cfg, ["images"], max_objects=1), hs)]
             if p.hiershapes else []) + _real_datasets(p, cfg)
     if not sets: raise ValueError("eval.rcme has nothing to evaluate: eval.rcme.hiershapes is false and no real-format path is set")
-    geo, out = rcme_geometry(model, p.root_text), {}
+    geo, out = entailment_geometry(model, accelerator, root_text=p.root_text), {}
     for name, ds, opts in sets:
         r, node_emb = rcme_evaluate(model, ds, geo, steps=p.steps, procedure=p.procedure, batch_size=cfg.batch_size,
                                     accelerator=accelerator, **opts)
         out |= {f"{name}_{k}" if name else k: v for k, v in r.items()}
-        if cfg.plots_dir and (accelerator is None or accelerator.is_main_process):
-            _save_rank_plot(node_emb, ds.taxonomy, geo, Path(cfg.plots_dir) / f"rcme_rank_texts_{name or 'hiershapes'}.png",
-                            f"{name or 'HierShapes'} rank texts ({type(geo).__name__})")
+        if (f := figure_path(cfg, f"rcme_rank_texts_{name or 'hiershapes'}.png", accelerator)) is not None:
+            _save_rank_plot(node_emb, ds.taxonomy, geo, f, f"{name or 'HierShapes'} rank texts ({type(geo).__name__})")
     return out

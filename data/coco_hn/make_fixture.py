@@ -1,7 +1,9 @@
 #!/usr/bin/env python
-"""Regenerate the `coco_hn` fixture: a CE-CLIP training file `processed_dataset0.npy` in the release's format
-(SPEC 3), made by `argent_nb.ceclip.negatives.generate_negatives` from a handful of COCO-like captions with the offline
-lexicon tagger and `VocabularyFiller`, and one tiny JPEG per image, `train2014/COCO_train2014_{image_id:012d}.jpg`.
+"""Regenerate the `coco_hn` fixture: a CE-CLIP training file `processed_dataset0.jsonl` in the project's format (JSON
+lines, written by `argent_nb.ceclip.negatives.cache_negatives`), the same records in CE-CLIP's release format
+`release/processed_dataset0.npy` (`np.save` of an object array of dicts, a pickle: read only with the opt-in, or
+converted), both made by `argent_nb.ceclip.negatives.generate_negatives` from a handful of COCO-like captions with the
+offline lexicon tagger and `VocabularyFiller`, and one tiny JPEG per image, `train2014/COCO_train2014_{image_id:012d}.jpg`.
 
     python data/coco_hn/make_fixture.py                 # rewrite the fixture in this folder
     python data/coco_hn/make_fixture.py --out /tmp/x    # write it elsewhere (the notebook compares the two)
@@ -28,14 +30,20 @@ def make(out: Path) -> Path:
     "Write the fixture under `out`; returns the path of its training file."
     import numpy as np
     from PIL import Image
-    from argent_nb.ceclip.negatives import (SpacyTagger, VocabularyFiller, cache_negatives, lexicon_pipeline)
+    from argent_nb.ceclip.negatives import (SpacyTagger, VocabularyFiller, cache_negatives, generate_negatives,
+                                            lexicon_pipeline)
     out = Path(out); (out / "train2014").mkdir(parents=True, exist_ok=True)
-    target = out / "processed_dataset0.npy"
-    if target.exists(): target.unlink()                      # regenerate, never reuse
+    target, release = out / "processed_dataset0.jsonl", out / "release" / "processed_dataset0.npy"
+    for f in (target, release):
+        if f.exists(): f.unlink()                            # regenerate, never reuse
     tagger = SpacyTagger(lexicon_pipeline(LEXICON, LEMMAS))
-    caps = [c for _, _, c in CAPTIONS]
+    caps, image_ids, ids = [c for _, _, c in CAPTIONS], [i for i, _, _ in CAPTIONS], [a for _, a, _ in CAPTIONS]
     filler = VocabularyFiller(caps, tagger, seed=0)
-    cache_negatives(caps, [i for i, _, _ in CAPTIONS], out, tagger, filler, ids=[a for _, a, _ in CAPTIONS], seed=0)
+    cache_negatives(caps, image_ids, out, tagger, filler, ids=ids, seed=0)
+    records = generate_negatives(caps, tagger, filler, image_ids=image_ids, ids=ids, seed=0)
+    arr = np.empty(len(records), dtype=object); arr[:] = records   # the release's writer: np.save of an object array
+    release.parent.mkdir(exist_ok=True)
+    with open(release, "wb") as f: np.save(f, arr)
     for image_id, rgb in COLOURS.items():
         im = np.zeros((12, 16, 3), np.uint8) + np.array(rgb, np.uint8)
         im[3:9, 4:12] = 255 - np.array(rgb, np.uint8)
