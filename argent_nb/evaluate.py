@@ -4,7 +4,7 @@
 
 # %% ../nbs/51_evaluate.ipynb #28fb2d83
 from __future__ import annotations
-import argparse, csv, dataclasses, datetime, functools, gc, hashlib, json, math, os, random, re, shutil, sys, tempfile
+import argparse, csv, dataclasses, datetime, functools, gc, hashlib, json, os, random, shutil, sys, tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,18 +14,17 @@ answer_help("evaluate", __name__)     # `python -m argent_nb.evaluate --help`: t
 import numpy as np
 import torch
 from .core.config import ConfigError, apply, config_help, flatten, load_config, to_dict
-from .core.metrics import results_table
 from .datasets.common import DataFormatError
+from .eval.report import markdown_table, plot_table, results_table, table_cells, text_table
 from .core.schema import default_config, eval_config_class
 from .eval.suite import check_eval, run_benchmarks
 from .runs import (CHECKPOINTS, build_run_model, find_checkpoint, find_run_dir, load_run_model, read_run_config, step_of,
                             write_json)
 
 # %% auto #0
-__all__ = ['NOT_METHOD', 'FAMILIES', 'one_line', 'RunSpec', 'read_run', 'suite_config', 'method_key', 'group_runs', 'init_key',
+__all__ = ['NOT_METHOD', 'one_line', 'RunSpec', 'read_run', 'suite_config', 'method_key', 'group_runs', 'init_key',
            'initial_model', 'Entry', 'EvalError', 'evaluate_model', 'Request', 'check_request', 'evaluate_request',
-           'aggregate', 'table_cells', 'text_table', 'markdown_table', 'metric_family', 'plot_table', 'write_outputs',
-           'Comparison', 'run_request', 'evaluate_parser', 'main']
+           'aggregate', 'write_outputs', 'Comparison', 'run_request', 'evaluate_parser', 'main']
 
 # %% ../nbs/51_evaluate.ipynb #3740f70d
 def one_line(e: BaseException | str) -> str:
@@ -303,74 +302,6 @@ def aggregate(entries: Sequence[Entry]) -> dict[str, dict]:
                       "std": {m: float(v.std(ddof=1)) if len(v) > 1 else None for m, v in vals.items()}}
     return out
 
-# %% ../nbs/51_evaluate.ipynb #17d4e3f0
-def table_cells(table: dict, digits: int = 3) -> tuple[list[str], list[list[str]]]:
-    "(header, rows) of strings: method, runs ('n' or 'n/total' when some failed), then 'mean ± std' per metric ('-': none)."
-    metrics = list(dict.fromkeys(m for r in table.values() for m in r["mean"]))
-    def cell(r, m):
-        if m not in r["mean"]: return "-"
-        s = r["std"][m]
-        return f"{r['mean'][m]:.{digits}f}" + (f" ± {s:.{digits}f}" if s is not None else "")
-    body = [[lab, str(r["n"]) if not r["failed"] else f"{r['n']}/{r['n'] + r['failed']}", *(cell(r, m) for m in metrics)] for lab, r in table.items()]
-    return ["method", "runs", *metrics], body
-
-# %% ../nbs/51_evaluate.ipynb #5c679047
-def text_table(head: list[str], body: list[list[str]], width: int | None = None) -> str:
-    "Fixed-width text of a table of strings; with `width`, the columns after the first two are cut into blocks that fit."
-    w = [max(len(x) for x in col) for col in zip(head, *body)]
-    blocks, cur = [], []
-    for j in range(2, len(head)):
-        if cur and width is not None and w[0] + w[1] + sum(2 + w[i] for i in cur + [j]) + 2 > width: blocks.append(cur); cur = []
-        cur.append(j)
-    blocks.append(cur)
-    line = lambda r, js: "  ".join([r[0].ljust(w[0]), r[1].rjust(w[1])] + [r[j].rjust(w[j]) for j in js])
-    return "\n\n".join("\n".join(line(r, js) for r in [head] + body) for js in blocks)
-
-# %% ../nbs/51_evaluate.ipynb #6bb3b098
-def markdown_table(head: list[str], body: list[list[str]]) -> str:
-    "The table as GitHub markdown (numbers right-aligned)."
-    rows = [head, ["---"] + ["---:"] * (len(head) - 1), *body]
-    return "\n".join("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows)
-
-# %% ../nbs/51_evaluate.ipynb #86b21719
-FAMILIES = [("counts", r"(_excluded|_images|_count)$"), ("retrieval", r"^(i2t|t2i|pairs)_R@"), ("zero-shot", r"^(rank_)?zs_"),
-            ("image-to-image", r"^i2i_"), ("hierarchical retrieval", r"^(hier|taxo|hierarcaps)_"),
-            ("PEP detail", r"^pep_(?!(headline|auc|ap|pent|paired_reversed|paired_contradiction)$)"), ("PEP", r"^pep_"),
-            ("tree", r"^tree_"), ("norms", r"^norm"), ("foils", r"^foil_"), ("other", r"")]
-"Metric families of the figure (first match on the name, a benchmark prefix 'b/' dropped); 'counts' and 'PEP detail' (PEP per family and kind: in the table, not drawn) are not drawn."
-
-def metric_family(name: str) -> str:
-    "The family of metric `name` in `FAMILIES`."
-    base = name.split("/")[-1]
-    return next(f for f, pat in FAMILIES if re.search(pat, base))
-
-# %% ../nbs/51_evaluate.ipynb #f9d95db1
-def plot_table(table: dict, path: str | Path | None = None, title: str = "evaluation"):
-    "Bar chart of the table, one panel per metric family: a bar per row (initial models hatched), error bars = std over seeds."
-    import matplotlib.pyplot as plt
-    fams = {}
-    for m in dict.fromkeys(m for r in table.values() for m in r["mean"]): fams.setdefault(metric_family(m), []).append(m)
-    for f in ("counts", "PEP detail"): fams.pop(f, None)
-    labels = [l for l, r in table.items() if r["n"]]
-    width = max([min(24.0, max(6.5, 0.12 * len(ms) * len(labels) + 1.5)) for ms in fams.values()] or [6.5])   # a panel's bars stay readable
-    cols = 2 if len(fams) > 1 and width <= 8 else 1; nr = max(1, math.ceil(len(fams) / cols))
-    fig, axes = plt.subplots(nr, cols, figsize=(width * cols, 3.4 * nr), squeeze=False)
-    w = 0.8 / max(1, len(labels))
-    for ax, (fam, ms) in zip(axes.flat, fams.items()):
-        x = np.arange(len(ms))
-        for j, lab in enumerate(labels):
-            r = table[lab]
-            ax.bar(x + (j - (len(labels) - 1) / 2) * w, [r["mean"].get(m, np.nan) for m in ms], w, label=lab,
-                   yerr=[r["std"].get(m) or 0 for m in ms], capsize=2, hatch="//" if r["kind"] == "init" else None, alpha=0.85)
-        ax.set_xticks(x, [m.split("/")[-1] for m in ms], rotation=40, ha="right", fontsize=7)
-        ax.set(title=fam, xlabel="metric", ylabel="mean ± std over seeds")
-    for ax in axes.flat[len(fams):]: ax.axis("off")
-    h, l = axes.flat[0].get_legend_handles_labels()            # one legend for every panel, below them: no bars hidden
-    fig.suptitle(title); fig.tight_layout()
-    fig.legend(h, l, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(len(l), 5), fontsize=8, frameon=False)
-    if path is not None: fig.savefig(path, dpi=100, bbox_inches="tight")
-    return fig
-
 # %% ../nbs/51_evaluate.ipynb #3422e4c1
 def _problems(entries: Sequence[Entry]) -> list[str]:
     "One line per model that could not be evaluated, and per note (a skipped newer checkpoint)."
@@ -423,7 +354,7 @@ def _record(req: Request, e: Entry) -> Path:
 def _print_table(table: dict, entries: Sequence[Entry]) -> None:
     width = shutil.get_terminal_size((120, 24)).columns
     if all(r["n"] + r["failed"] <= 1 for r in table.values()): print(results_table({l: r["mean"] for l, r in table.items()}, width=width))
-    else: print(text_table(*table_cells(table), width=width))
+    else: print(text_table(*table_cells(table), width=width, keep=2))
     for p in _problems(entries): print(p)
 
 # %% ../nbs/51_evaluate.ipynb #f0160416

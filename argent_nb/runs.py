@@ -11,7 +11,8 @@ from typing import Sequence
 import numpy as np
 import yaml
 from torch import Tensor, nn
-from .core.config import ConfigError
+from .core.config import ConfigError, rename_old_keys
+from .core.schema import default_config
 from .core.models import HierModel, build_model
 from .core.weights import read_state_dict
 
@@ -195,13 +196,15 @@ def find_run_dir(path: str | Path) -> Path:
 
 # %% ../nbs/45_runs.ipynb #eb15469f
 def read_run_config(run_dir: str | Path) -> dict:
-    "The saved config of the run folder `run_dir` as a nested dict (errors name the file): what `core.config.save_config` wrote."
+    """The saved config of the run folder `run_dir` as a nested dict (errors name the file): what `core.config.save_config`
+    wrote, with the keys of earlier releases under their new names (silently)."""
     f = Path(run_dir) / CONFIG
     try: cfg = yaml.safe_load(f.read_text())
     except (yaml.YAMLError, UnicodeDecodeError, OSError) as e:
         raise ConfigError(f"{f}: not a readable yaml config ({' '.join(str(e).split()) or type(e).__name__})") from e
     if not isinstance(cfg, (dict, type(None))): raise ConfigError(f"{f}: expected a mapping of config groups, got {type(cfg).__name__}")
-    return cfg or {}
+    try: return rename_old_keys(default_config(), cfg or {}, notify=None)
+    except ConfigError as e: raise ConfigError(f"{f}: {e}") from None
 
 # %% ../nbs/45_runs.ipynb #f7effc1f
 def _weights_file(folder: Path) -> Path | None:
@@ -301,7 +304,7 @@ def build_run_model(init_from: str | os.PathLike | None = None, **model) -> Hier
 def load_run_model(path: str | Path, run_cfg: dict | None = None):
     "(model, checkpoint): the model of the run holding `path`, built from its config's `model` group, with the weights of `find_checkpoint(path)`."
     run = find_run_dir(path)
-    if run_cfg is None: run_cfg = yaml.safe_load((run / CONFIG).read_text()) or {}
+    if run_cfg is None: run_cfg = read_run_config(run)
     mcfg = {k: v for k, v in (run_cfg.get("model") or {}).items() if k != "init_from"}
     params = inspect.signature(build_model).parameters
     named = [k for k, p in params.items() if p.kind is not p.VAR_KEYWORD]

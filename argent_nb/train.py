@@ -15,11 +15,11 @@ from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
 from .core.config import ConfigError, config_help, load_config, save_config, validate
 from .core.data import Collator, check_fields
-from .core.metrics import results_table
 from .core.models import unwrap_model
 from .core.schema import DataCfg, OptimCfg, default_config
-from .eval.suite import check_eval, run_benchmarks
-from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
+from .eval.report import results_table
+from .eval.suite import check_eval, bar_disable, run_benchmarks
+from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, read_metrics,
                             resume_point, resume_records, save_checkpoint, write_json)
 
 # %% auto #0
@@ -157,7 +157,7 @@ def _checked_request(cfg):
 def setup(cfg, quiet: bool = False) -> Run:
     "Check the whole request, then make the run folder, the model, optimiser, data and trackers (see above)."
     from tqdm.auto import tqdm
-    bar = tqdm(total=2, desc="start-up", unit="phase", disable=quiet or os.environ.get("LOCAL_RANK", "0") != "0", delay=1,
+    bar = tqdm(total=2, desc="start-up", unit="phase", disable=bar_disable(False if quiet else None, os.environ.get("LOCAL_RANK", "0") == "0"), delay=1,
                postfix="checking the request, building the model and the data")    # shown if it takes over 1 s
     try: acc, method, dataset, model, run_dir, resume = _checked_request(cfg)
     except BaseException: bar.leave = False; bar.close(); raise                   # a mistake stays one line
@@ -230,7 +230,7 @@ def run_steps(run: Run, quiet: bool = False) -> int:
     cfg, acc, state, tc = run.cfg, run.acc, run.state, run.cfg.train
     per_epoch = run.dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) if run.stream else len(run.dl)
     if per_epoch == 0: raise ValueError(f"dataset has {len(run.dataset)} samples, fewer than one batch of {cfg.data.batch_size} per process")
-    bar = tqdm(total=tc.steps, initial=state.step, disable=quiet or not acc.is_local_main_process, desc=run.method.name)
+    bar = tqdm(total=tc.steps, initial=state.step, disable=bar_disable(False if quiet else None, acc.is_local_main_process), desc=run.method.name)
     t0, seen = time.time(), 0
     run.model.train()
     while state.step < tc.steps:
@@ -248,7 +248,7 @@ def run_steps(run: Run, quiet: bool = False) -> int:
                          **{k: float(v) for k, v in parts.items()}, "loss": mean, "samples_per_s": seen / max(time.time() - t0, 1e-9)})
                 bar.set_postfix(loss=f"{mean:.3f}")
             if cfg.eval.every and state.step % cfg.eval.every == 0 and state.step < tc.steps:
-                r = run_benchmarks(unwrap_model(run.model), cfg.eval, acc)
+                r = run_benchmarks(unwrap_model(run.model), cfg.eval, acc, progress=False if quiet else None)
                 run.log({"step": state.step, **{f"eval/{k}": v for k, v in r.items()}})
             if state.step % tc.save_every == 0 or state.step == tc.steps:
                 save_checkpoint(acc, run.run_dir, state.step, tc.keep)
@@ -269,11 +269,11 @@ def plot_run(run_dir: Path):
 
 
 # %% ../nbs/50_train.ipynb #85a113f8
-def finish(run: Run, results: dict) -> dict:
-    "Final evaluation, `eval.json`, the plots and the printed table; closes the trackers."
+def finish(run: Run, results: dict, quiet: bool = False) -> dict:
+    "Final evaluation, `eval.json`, the plots and the printed table; closes the trackers. `quiet`: no progress bar."
     acc = run.acc
     results["step"] = run.state.step
-    results["eval"] = run_benchmarks(unwrap_model(run.model), run.cfg.eval, acc)
+    results["eval"] = run_benchmarks(unwrap_model(run.model), run.cfg.eval, acc, progress=False if quiet else None)
     if acc.is_main_process:
         write_json({k: v for k, v in results.items() if k != "run_dir"}, run.run_dir / EVAL)
         plot_run(run.run_dir)
@@ -294,10 +294,10 @@ def train(cfg, quiet: bool = False) -> dict:
     else:
         resume_records(run.run_dir, 0, run.acc)    # a start over an attempt killed before its first checkpoint: that attempt's rows go
         if cfg.train.eval_init:
-            results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc)
+            results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc, progress=False if quiet else None)
             if run.acc.is_main_process: write_json(results["init"], run.run_dir / EVAL_INIT)   # for a resumed run's table
     run_steps(run, quiet)
-    return finish(run, results)
+    return finish(run, results, quiet)
 
 # %% ../nbs/50_train.ipynb #08c39be5
 def train_parser():

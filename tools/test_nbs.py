@@ -2,9 +2,12 @@
 """Run the notebooks' tests (as `nbdev_test` does) and end with a summary line `N passed, M failed`.
 
 Before running, each notebook file is checked as it is committed: every cell that draws (matplotlib) must hold its
-saved image (notebooks are committed executed: `python tools/run_nbs.py NB`), and no exported function cell may be over
-MAX_EXPORT_LINES lines, directives included (one function per cell). A class is exempt: it stays whole, in one cell
-however long, or grows over later cells with fastcore's `@patch` (each method followed by its test).
+saved image (notebooks are committed executed: `python tools/run_nbs.py NB`); no exported function cell may be over
+MAX_EXPORT_LINES lines, directives included (one function per cell; a class is exempt: it stays whole, in one cell
+however long, or grows over later cells with fastcore's `@patch`, each method followed by its test); and no stored
+output may hold a machine path, a warning or a progress-bar frame. Run on the whole project, it also checks that
+README.md is what nbs/index.ipynb gives (`tools/make_readme.py`), that the landing page names every notebook, and
+that nothing cites files outside the repository. There are no opt-outs.
 
     python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
@@ -19,7 +22,6 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 
 MAX_EXPORT_LINES = 40
-CHECK_OUTPUTS = False  # TEMP during the House 2 refactor
 _DRAWS = re.compile(r"\bplt\.|\.subplots\(|\bplot_\w+\(")
 _CLASS = re.compile(r"^(@[\w.]+(\(.*\))?\s*\n)*class\s", re.M)
 
@@ -49,6 +51,21 @@ def output_problems(cell) -> list[str]:
     return out
 
 
+_OUTSIDE = re.compile(r"\bSPEC(?:\s*\d|\.md)|\bDESIGN\.md|\.\./shared\b|\b[Ii]ssue\s+#?\d+")
+
+
+def outside_references(root: Path) -> list[str]:
+    "Places that cite files outside the repository (the team's notes) or its issue tracker: the repository stands alone."
+    files = [*root.glob("nbs/*.ipynb"), *root.glob("argent_nb/**/*.py"), *root.glob("argent_nb/*.json"), *root.glob("tools/*.py"),
+             *root.glob("configs/*.yaml"), *root.glob("data/**/*.md"), *root.glob("*.md"), *root.glob("*.cff")]
+    out = []
+    for f in sorted(files):
+        if f.resolve() == Path(__file__).resolve(): continue
+        for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
+            if m := _OUTSIDE.search(line): out.append(f"{f.relative_to(root)}:{n}: {m.group(0)!r}")
+    return out
+
+
 def unmapped_notebooks(nbs: Path) -> list[str]:
     "Notebooks the landing page (index.ipynb, the README's source) does not name: it must map every one."
     index = json.loads((nbs / "index.ipynb").read_text())
@@ -68,7 +85,7 @@ def lint(fn) -> list[str]:
         elif not first.startswith(("#| export", "#| hide")) and _DRAWS.search(s) \
                 and not any("image/png" in o.get("data", {}) for o in c.get("outputs", [])):
             out.append(f"cell {i}: draws but holds no saved figure (execute it: python tools/run_nbs.py {Path(fn).name})")
-        if CHECK_OUTPUTS: out += [f"cell {i}: {pr}" for pr in output_problems(c)]
+        out += [f"cell {i}: {pr}" for pr in output_problems(c)]
     return out
 
 
@@ -116,6 +133,8 @@ def main(argv=None):
         r = subprocess.run([sys.executable, str(Path(__file__).with_name("make_readme.py")), "--check"],
                            capture_output=True, text=True)
         if r.returncode: print(r.stderr.strip()); failed.append("README.md")
+        if outside := outside_references(Path(cfg.config_path)):
+            print("references outside the repository:", *outside[:20], sep="\n  "); failed.append("references")
         if missing := unmapped_notebooks(Path(cfg.nbs_path)):
             print(f"index.ipynb: notebooks the landing page does not name: {missing}"); failed.append("index.ipynb")
     for f in files:

@@ -4,13 +4,12 @@
 
 # %% ../../nbs/41_argent.method.ipynb #09e08495
 from __future__ import annotations
-import warnings
 from dataclasses import dataclass, fields
 from typing import Callable, ClassVar
 import torch
 from ..core.config import doc, validate
 from ..core.lorentz import LorentzGeometry
-from ..core.models import LorentzHead
+from ..core.heads import LorentzHead
 from .losses import ADAENT_FORMS, ENTAILMENT_REDUCTIONS, argent_loss, hycoclip_loss, meru_loss, pick_boxes
 from ..core.losses import dist_info, gather_with_grad
 from ..core.models import unwrap_model
@@ -18,24 +17,6 @@ from ..core.registry import Method, register_method
 
 # %% auto #0
 __all__ = ['BoxParams', 'MERU', 'HyCoCLIP', 'linear_warmup', 'ARGENT']
-
-# %% ../../nbs/41_argent.method.ipynb #5ed279e2
-_HYCOCLIP_RENAMED = {"entailment_reduction": ("entail_variant", {"half_sum": "release"})}
-_ARGENT_RENAMED = {"ada_form": ("ada_variant", None)}
-_OLD_KEYS = set(_HYCOCLIP_RENAMED) | set(_ARGENT_RENAMED)
-"Old keys of `method.hycoclip` and `method.argent` (work for one release; never passed to a loss)."
-
-def _renamed_key(group: str, renamed: dict, name: str, value) -> tuple:
-    """(key, value) to set for `name` on a `Params` of config group `group`: an old key of `renamed` ({old: (new,
-    {old value: new value} or None)}) given a value (not None) becomes its new key and value, with a one-line
-    deprecation notice (`FutureWarning`); any other key is set as given (as `radial_emb.method.renamed_key`)."""
-    if name not in renamed or value is None: return name, value
-    new, values = renamed[name]
-    v = values.get(value, value) if values else value
-    said = f"{group}.{name}={value}" if values else f"{group}.{name}"
-    warnings.warn(f"{said} is deprecated and works for one release: use {group}.{new}" + (f"={v}" if values else ""),
-                  FutureWarning, stacklevel=3)
-    return new, v
 
 # %% ../../nbs/41_argent.method.ipynb #ac35df93
 @dataclass
@@ -96,8 +77,8 @@ class _Lorentz(Method):
         parts = self.objective(*emb, scale, geo, **self.objective_kwargs(), **kw)
         return {**parts, "curvature": torch.as_tensor(geo.curvature).detach()}   # logged with the loss parts
 
-    def objective_kwargs(self) -> dict:   # the objective's keywords: every `Params` field outside `BoxParams` and the old keys
-        return {f.name: getattr(self.params, f.name) for f in fields(self.params) if f.name not in _BOX_FIELDS | _OLD_KEYS}
+    def objective_kwargs(self) -> dict:   # the objective's keywords: every `Params` field outside `BoxParams`
+        return {f.name: getattr(self.params, f.name) for f in fields(self.params) if f.name not in _BOX_FIELDS}
     def state_dict(self): return {"calls": self.calls}
     def load_state_dict(self, s): self.calls = int(s["calls"])
 
@@ -123,12 +104,10 @@ class HyCoCLIP(_Lorentz):
     @dataclass
     class Params(BoxParams):
         entail_weight: float = doc(0.2, "weight of the entailment hinges (logged as entailment)", min=0)
-        entail_variant: str = doc("release", "release (released code: 0.5 x the sum of the 4 hinges) | mean", choices=ENTAILMENT_REDUCTIONS)
+        entail_variant: str = doc("release", "release (released code: 0.5 x the sum of the 4 hinges) | mean", choices=ENTAILMENT_REDUCTIONS,
+                                  renamed_from="entailment_reduction", old_values={"half_sum": "release"})
         aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0)
         norm_weight: float = doc(0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)", min=0)
-        entailment_reduction: str | None = doc(None, "deprecated (one release): use entail_variant (half_sum: release)", choices=("half_sum", "mean"))
-
-        def __setattr__(self, name, value): object.__setattr__(self, *_renamed_key("method.hycoclip", _HYCOCLIP_RENAMED, name, value))
 
 # %% ../../nbs/41_argent.method.ipynb #b7dfd971
 def linear_warmup(step: int, steps: int) -> float:
@@ -148,14 +127,12 @@ class ARGENT(_Lorentz):
     class Params(BoxParams):
         ada_weight: float = doc(0.2, "weight of AdaEnt (logged as adaent)", min=0)
         norm_weight: float = doc(1.0, "weight of the norm regulariser (logged as norm)", min=0)
-        ada_variant: str = doc("sin2", "the AdaEnt weight: sin2 (our definition, 40_argent.losses) | linear | none", choices=ADAENT_FORMS)
+        ada_variant: str = doc("sin2", "the AdaEnt weight: sin2 (our definition, 40_argent.losses) | linear | none", choices=ADAENT_FORMS,
+                               renamed_from="ada_form")
         delta: float = doc(0.1, "AdaEnt distance scale of the tanh factor", gt=0)
         ada_warmup: int = doc(0, "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)", min=0)
         unif_weight: float = doc(0.0, "guard: weight of the uniformity term on the images' and texts' directions (logged as uniformity; 0: off)", min=0)
         unif_t: float = doc(2.0, "temperature t of the uniformity term (Wang & Isola 2020)", gt=0)
-        ada_form: str | None = doc(None, "deprecated (one release): use ada_variant", choices=ADAENT_FORMS)
-
-        def __setattr__(self, name, value): object.__setattr__(self, *_renamed_key("method.argent", _ARGENT_RENAMED, name, value))
 
     def setup(self, model, accelerator, dataset):
         super().setup(model, accelerator, dataset)

@@ -4,7 +4,6 @@
 
 # %% ../../nbs/33_ceclip.method.ipynb #ac9fc89a
 from __future__ import annotations
-import warnings
 from dataclasses import dataclass
 import torch
 from ..core.config import doc, validate
@@ -16,42 +15,23 @@ from .losses import ceclip_logits, ceclip_loss, next_thresholds
 # %% auto #0
 __all__ = ['CECLIPParams', 'CECLIP']
 
-# %% ../../nbs/33_ceclip.method.ipynb #d8d8b4b1
-_CECLIP_RENAMED = {"alpha": ("imc_weight", None), "beta": ("cmr_weight", None),
-                   "itc_hard_negatives": ("contrastive_hard_negatives", None), "imc_form": ("imc_variant", None)}
-"Old keys of `method.ceclip` -> (new key, {old value: new value}); they work for one release."
-
-def _renamed_key(group: str, renamed: dict, name: str, value) -> tuple:
-    """(key, value) to set for `name` on a `Params` of config group `group`: an old key of `renamed` ({old: (new,
-    {old value: new value} or None)}) given a value (not None) becomes its new key and value, with a one-line
-    deprecation notice (`FutureWarning`); any other key is set as given (as `radial_emb.method.renamed_key`)."""
-    if name not in renamed or value is None: return name, value
-    new, values = renamed[name]
-    v = values.get(value, value) if values else value
-    said = f"{group}.{name}={value}" if values else f"{group}.{name}"
-    warnings.warn(f"{said} is deprecated and works for one release: use {group}.{new}" + (f"={v}" if values else ""),
-                  FutureWarning, stacklevel=3)
-    return new, v
-
 # %% ../../nbs/33_ceclip.method.ipynb #c632cda8
 @dataclass
 class CECLIPParams:
     "Keys of the `ceclip` method (`method.ceclip.*`): loss weights, ablations, the thresholds, released-code choices."
-    imc_weight: float = doc(0.2, "weight alpha of the intra-modal contrast (Eq. 8; paper 0.2, current release 0.3); 0: Table 4 without IMC", min=0)
-    cmr_weight: float = doc(0.4, "weight beta of the cross-modal rank (Eq. 8; paper 0.4, current release 0.2); 0: Table 4 without CMR", min=0)
-    contrastive_hard_negatives: bool = doc(True, "add the hard negatives to the image->text softmax (Eq. 2); false: CLIP's ITC (Eq. 1)")
-    imc_variant: str = doc("paper", "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch negatives unmasked", choices=("paper", "release"))
+    imc_weight: float = doc(0.2, "weight alpha of the intra-modal contrast (Eq. 8; paper 0.2, current release 0.3); 0: Table 4 without IMC", min=0,
+                            renamed_from="alpha")
+    cmr_weight: float = doc(0.4, "weight beta of the cross-modal rank (Eq. 8; paper 0.4, current release 0.2); 0: Table 4 without CMR", min=0,
+                            renamed_from="beta")
+    contrastive_hard_negatives: bool = doc(True, "add the hard negatives to the image->text softmax (Eq. 2); false: CLIP's ITC (Eq. 1)",
+                                           renamed_from="itc_hard_negatives")
+    imc_variant: str = doc("paper", "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch negatives unmasked", choices=("paper", "release"),
+                           renamed_from="imc_form")
     threshold: str = doc("adaptive", "adaptive: Eq. 7, min(u, previous step's mean gap) per type | fixed: threshold_value (Fig. 5a)", choices=("adaptive", "fixed"))
     threshold_value: float = doc(5.0, "the fixed threshold of every type, logit units (Fig. 5a: 2, 5, 10)", min=0)
     u: float = doc(10.0, "upper bound of the adaptive thresholds (Eq. 7), logit units (about 0.1 in cosine at scale 100)", min=0)
     clamp_zero: bool = doc(False, "release: the adaptive thresholds are clamped at 0 from below")
     reset_each_epoch: bool = doc(False, "release: the adaptive thresholds are reset to 0 at the start of each epoch")
-    alpha: float | None = doc(None, "deprecated (one release): use imc_weight")
-    beta: float | None = doc(None, "deprecated (one release): use cmr_weight")
-    itc_hard_negatives: bool | None = doc(None, "deprecated (one release): use contrastive_hard_negatives")
-    imc_form: str | None = doc(None, "deprecated (one release): use imc_variant", choices=("paper", "release"))
-
-    def __setattr__(self, name, value): object.__setattr__(self, *_renamed_key("method.ceclip", _CECLIP_RENAMED, name, value))
 
 # %% ../../nbs/33_ceclip.method.ipynb #8331a2bd
 @register_method

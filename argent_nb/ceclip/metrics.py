@@ -21,7 +21,8 @@ from ..datasets.compositional import (SUGARCREPE_FILES, VALSE_INSTRUMENTS, VLC_C
                                               load_aro, load_sugarcrepe, load_valse, load_vlchecklist)
 from ..eval.kit import hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
-from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..core.schema import EvalCfg
 from ..datasets.common import open_first_images
 
 # %% auto #0

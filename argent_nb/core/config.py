@@ -4,14 +4,15 @@
 
 # %% ../../nbs/00_core.config.ipynb #535ad613
 from __future__ import annotations
-import dataclasses, difflib, math, types, typing
+import dataclasses, difflib, math, types, typing, warnings
 from dataclasses import field, fields, is_dataclass
 from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['ConfigError', 'doc', 'config_keys', 'check_value', 'set_key', 'flatten', 'apply', 'validate', 'load_config',
-           'to_dict', 'save_config', 'config_help']
+__all__ = ['ConfigError', 'doc', 'config_keys', 'check_value', 'renamed_field', 'renamed_value', 'renamed_notice', 'warn_renamed',
+           'rename_old_keys', 'set_key', 'flatten', 'apply', 'validate', 'load_config', 'to_dict', 'save_config',
+           'config_help']
 
 # %% ../../nbs/00_core.config.ipynb #c3c66889
 class ConfigError(ValueError):
@@ -22,16 +23,20 @@ def _deepcopy(cfg):
     import copy
     return copy.deepcopy(cfg)
 
-def doc(default, text: str, *, choices=None, min=None, max=None, gt=None, finite: bool = True, **kw):
+def doc(default, text: str, *, choices=None, min=None, max=None, gt=None, finite: bool = True,
+        renamed_from: str | None = None, old_values: dict | None = None, **kw):
     """A dataclass field with a default and a help text shown by `config_help`, and optional rules on its values:
     `choices` (a tuple, or a function returning one, e.g. a registry's names), inclusive bounds `min` / `max`, an
-    exclusive lower bound `gt`; a float must be finite unless `finite=False`. A list's rules hold for each element."""
+    exclusive lower bound `gt`; a float must be finite unless `finite=False`. A list's rules hold for each element.
+    `renamed_from`: the key's name in the previous release, still read for one release (with a notice); `old_values`:
+    {old value: new value} for values given under that old name."""
+    if old_values is not None and renamed_from is None: raise ValueError("doc: old_values needs renamed_from (the old key)")
     rules = {k: v for k, v in (("choices", choices), ("min", min), ("max", max), ("gt", gt)) if v is not None}
-    meta = {"doc": text, **rules, **({} if finite else {"finite": False})}
+    renamed = {k: v for k, v in (("renamed_from", renamed_from), ("old_values", old_values)) if v is not None}
+    meta = {"doc": text, **rules, **({} if finite else {"finite": False}), **renamed}
     if isinstance(default, (list, dict)) or is_dataclass(default):
         return field(default_factory=lambda: _deepcopy(default), metadata=meta, **kw)
     return field(default=default, metadata=meta, **kw)
-
 
 # %% ../../nbs/00_core.config.ipynb #811e2740
 def _leaves(cfg, prefix="") -> dict:
@@ -110,16 +115,61 @@ def check_value(value, f, key: str):
         if "gt" in m and not value > m["gt"]: raise ConfigError(f"{key}: expected a value > {m['gt']}, got {value}")
     return value
 
+# %% ../../nbs/00_core.config.ipynb #c1caa0dc
+def renamed_field(group, name):
+    "The field of config group `group` (a dataclass) declared `doc(..., renamed_from=name)`, or None: is `name` an old key?"
+    return next((f for f in fields(group) if f.metadata.get("renamed_from") == name), None) if isinstance(name, str) else None
+
+def renamed_value(f, value):
+    "`value` given under field `f`'s old key, in the new vocabulary (`doc(..., old_values={old: new})`)."
+    return (f.metadata.get("old_values") or {}).get(value, value) if isinstance(value, str) else value
+
+def renamed_notice(prefix: str, f, value) -> str:
+    "The one-line notice for `value` given under field `f`'s old key, in the group at dotted `prefix` (e.g. 'method.re.')."
+    old, new = prefix + f.metadata["renamed_from"], prefix + f.name
+    if "old_values" in f.metadata: old, new = f"{old}={value}", f"{new}={renamed_value(f, value)}"
+    return f"{old} is deprecated and works for one release: use {new}"
+
+def warn_renamed(notice: str):
+    "Give a renamed key's notice: a `FutureWarning` attributed to the config, printed as one line (no source line follows)."
+    warnings.warn_explicit(notice, FutureWarning, "config", 0, module="argent_nb.core.config")
+
+# %% ../../nbs/00_core.config.ipynb #5bbe87b8
+def rename_old_keys(cfg, data: dict, notify=warn_renamed, prefix: str = "") -> dict:
+    """A copy of the nested dict `data` (config groups, e.g. from yaml) with each old key of `cfg`'s schema set under its
+    new key (and value), calling `notify(notice)` for each (None: silently); an old key set to null is dropped. An old
+    and a new key given different values fail; every other key is kept as it is (`set_key` rejects the unknown ones)."""
+    names, out = {f.name for f in fields(cfg)}, {}
+    for k, v in data.items():
+        f = None if k in names else renamed_field(cfg, k)
+        if f is None:
+            if k in out and v is None: continue                    # a null new key after its old key's value
+            sub = getattr(cfg, k) if k in names else None
+            out[k] = rename_old_keys(sub, v, notify, f"{prefix}{k}.") if is_dataclass(sub) and isinstance(v, dict) else v
+        elif v is not None:
+            new = renamed_value(f, v)
+            if data.get(f.name) is not None and data[f.name] != new:
+                raise ConfigError(f"{prefix}{k} is the old key of {prefix}{f.name}: give one of them, not both "
+                                  f"({prefix}{k}={v!r}, {prefix}{f.name}={data[f.name]!r})")
+            if notify is not None: notify(renamed_notice(prefix, f, v))
+            out[f.name] = new
+    return out
+
 # %% ../../nbs/00_core.config.ipynb #6142ff0b
 def _hint(cfg, name):
     return typing.get_type_hints(type(cfg))[name]
 
 def set_key(cfg, key: str, value):
-    "Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type and checking its rules."
+    """Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type and checking its rules;
+    an old key (`doc(..., renamed_from=...)`) sets its new key, with a notice (`warn_renamed`)."""
     parts, node = key.split("."), cfg
     for i, p in enumerate(parts):
         names = [f.name for f in fields(node)]
         if p not in names:
+            if i == len(parts) - 1 and (f := renamed_field(node, p)) is not None:       # an old key: the new one
+                if value is not None:
+                    warn_renamed(renamed_notice(key[:-len(p)], f, value)); set_key(cfg, key[:-len(p)] + f.name, renamed_value(f, value))
+                return
             close = difflib.get_close_matches(key, config_keys(cfg), n=1, cutoff=0.75)
             here = [".".join([*parts[:i], n]) for n in names]
             raise ConfigError(f"unknown config key {key!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
@@ -146,9 +196,10 @@ def flatten(d: dict, prefix: str = "") -> dict:
 
 # %% ../../nbs/00_core.config.ipynb #dc7ef297
 def apply(cfg, data: dict | None = None, overrides: typing.Sequence[str] = ()):
-    "Apply a nested dict (e.g. from yaml) and then `key=value` strings to a copy of `cfg`; returns the copy."
+    """Apply a nested dict (e.g. from yaml) and then `key=value` strings to a copy of `cfg`; returns the copy. Old keys
+    (`rename_old_keys`) set their new keys, with one notice each."""
     cfg = _deepcopy(cfg)
-    for k, v in flatten(data or {}).items(): set_key(cfg, k, v)
+    for k, v in flatten(rename_old_keys(cfg, data or {})).items(): set_key(cfg, k, v)
     for o in overrides:
         if "=" not in o: raise ConfigError(f"override {o!r} is not of the form key=value")
         k, v = o.split("=", 1)
@@ -199,10 +250,23 @@ def _rules_text(f) -> str:
     out += [f"{op} {m[k]}" for k, op in (("min", ">="), ("gt", ">"), ("max", "<=")) if k in m]
     return f" [{'; '.join(out)}]" if out else ""
 
+def _renamed_text(cfg) -> str:
+    "The closing note of `config_help`: per group, each old key -> its new key (and old values -> new)."
+    groups = {}
+    for k, (v, f) in _leaves(cfg).items():
+        if (old := f.metadata.get("renamed_from")) is None: continue
+        group, _, name = k.rpartition(".")
+        vals = ", ".join(f"{a} -> {b}" for a, b in (f.metadata.get("old_values") or {}).items())
+        groups.setdefault(group, []).append(f"{old} -> {name}" + (f" ({vals})" if vals else ""))
+    if not groups: return ""
+    return ("\n\n  Renamed keys (the old key still works for one release, with a notice):\n"
+            + "\n".join(f"    {g + ': ' if g else ''}{', '.join(olds)}" for g, olds in groups.items()))
+
 def config_help(cfg) -> str:
-    "Every key with its default (and its doc, from field metadata `doc`, and its rules: choices, bounds)."
+    """Every key with its default (and its doc, from field metadata `doc`, and its rules: choices, bounds); then, if
+    any, the renamed keys in one closing note."""
     lines = []
     for k, (v, f) in _leaves(cfg).items():
         doc = f.metadata.get("doc", "") + _rules_text(f)
         lines.append(f"  {k} = {yaml.safe_dump(v, default_flow_style=True).strip().removesuffix('...').strip()}" + (f"    # {doc}" if doc else ""))
-    return "\n".join(lines)
+    return "\n".join(lines) + _renamed_text(cfg)

@@ -11,7 +11,8 @@ from typing import Callable
 import torch
 from torch import Tensor, nn
 
-from .geometry import Geometry, _check, _check_pair, fp32_geometry, register_geometry
+from .geometry import Geometry, _check, _check_pair, fp32_geometry
+from .registry import register_geometry
 
 
 # %% auto #0

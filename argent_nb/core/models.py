@@ -15,10 +15,9 @@ from torch import Tensor, nn
 from .registry import HEADS
 from .data import get_tokenizer
 from .geometry import Geometry
-from .weights import (ARGENT_MODEL_CONFIGS, MODEL_CONFIG_DIR, OPENAI_DATASET_MEAN, OPENAI_DATASET_STD,
-                                    _check_arch, _check_hub_arch, _is_torchscript, _load_torchscript, _quiet_random_init,
-                                    hub_offline, oc, read_state_dict, resolve_pretrained)
-from .heads import MODALITIES, EuclideanHead, Head, LorentzHead, get_head
+from .weights import (OPENAI_DATASET_MEAN, OPENAI_DATASET_STD, _check_arch, _check_hub_arch, _is_torchscript,
+                                    _load_torchscript, _quiet_random_init, oc, resolve_pretrained)
+from .heads import Head, get_head
 
 # %% auto #0
 __all__ = ['LOGIT_SCALE_MAX', 'length_buckets', 'text_trim_exact', 'encode_text_trimmed', 'HierModel', 'unwrap_model',

@@ -10,7 +10,8 @@ import math
 import torch
 from torch import Tensor
 
-from .geometry import CosineGeometry, Geometry, _check, _check_pair, register_geometry
+from .geometry import CosineGeometry, Geometry, _check, _check_pair
+from .registry import register_geometry
 
 # %% auto #0
 __all__ = ['GENERICNESS', 'safe_norm', 'vector_angle', 'RadialGeometry', 'radial_geometry']

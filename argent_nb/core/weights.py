@@ -10,6 +10,8 @@ import functools
 import json
 import logging
 import os
+import tempfile
+import warnings
 import zipfile
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -19,12 +21,14 @@ from typing import Sequence
 import huggingface_hub
 from huggingface_hub import constants as hf_constants
 from huggingface_hub.errors import EntryNotFoundError, LocalEntryNotFoundError
+import torch
+from safetensors.torch import save_file
 from torch import Tensor, nn
 
 # %% auto #0
 __all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'HF_SAFE_WEIGHTS_NAME', 'HF_WEIGHTS_NAME', 'OPENAI_DATASET_MEAN',
            'OPENAI_DATASET_STD', 'WEIGHT_SUFFIXES', 'COMMON_ARCHS', 'oc', 'PretrainedWeights', 'hub_offline',
-           'resolve_pretrained', 'read_state_dict']
+           'check_weights_file', 'resolve_pretrained', 'read_state_dict', 'torchscript_to_safetensors']
 
 # %% ../../nbs/07a_core.weights.ipynb #cb4b6d84
 MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
@@ -62,6 +66,7 @@ class PretrainedWeights:
     tag: str | None = None
     path: str | None = None
     cfg: dict = field(default_factory=dict)  # the tag's open_clip pretrained cfg ({} for a path)
+    torchscript: bool = False  # `path` is a TorchScript archive, accepted with allow_torchscript=True
 
     @property
     def source(self) -> str:
@@ -129,12 +134,62 @@ def _cached_weights(cfg: dict, cache_dir) -> tuple[str | None, list[str], str, s
         fetch = fetch or f"`wget {cfg['url']} -P DIR`"
     return found, looked, fetch, hint
 
+# %% ../../nbs/07a_core.weights.ipynb #179b5e03
+def _is_torchscript(path: str | os.PathLike) -> bool:
+    """Whether torch itself takes `path` for a TorchScript archive: the test `torch.load` makes before it hands a file
+    to `torch.jit.load` (a zip in torch's format with `constants.pkl` at its root), made with torch's own zip reader."""
+    from torch import serialization as ser
+    try:
+        with open(path, "rb") as f:
+            if not ser._is_zipfile(f): return False
+            with ser._open_zipfile_reader(f) as z: return ser._is_torchscript_zip(z)
+    except (OSError, RuntimeError):  # not a file, or not a zip torch can read
+        return False
+
+# %% ../../nbs/07a_core.weights.ipynb #7bd311cc
+def _torchscript_refused(path) -> ValueError:
+    "The one-line refusal of the TorchScript archive `path` without the opt-in: why, and the two ways on."
+    return ValueError(
+        f"{path} is a TorchScript archive, refused: loading TorchScript runs code stored in the file. If you trust it, "
+        f"either convert it once to safetensors on a trusted machine, python -c \"from argent_nb.core.weights import "
+        f"torchscript_to_safetensors as c; c({str(path)!r}, 'weights.safetensors', allow_torchscript=True)\", and pass "
+        f"that file as pretrained=, or opt in with allow_torchscript=True (config: model.allow_torchscript=true)")
+
+# %% ../../nbs/07a_core.weights.ipynb #be2c0770
+def _unreadable_pickle(path, e: Exception) -> ValueError:
+    "The one-line refusal of `path`, which `torch.load(weights_only=True)` did not read (`e`): its cause, what to do."
+    lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+    cause = next((l for l in lines if not l.startswith(("Weights only load failed", "Check the documentation"))),
+                 lines[0] if lines else "")
+    return ValueError(
+        f"{path} is refused as weights: torch.load(weights_only=True), the only way such a file is read (any other "
+        f"would run code stored in it), fails on it ({type(e).__name__}: {cause}). A damaged file: copy it again; a "
+        f"pickle from a source you trust (loading it runs its code): load it once with torch.load(..., weights_only=False), "
+        f"save its state dict with safetensors.torch.save_file(state_dict, 'weights.safetensors') and pass that file")
+
+# %% ../../nbs/07a_core.weights.ipynb #75b1a40e
+def check_weights_file(path: str | os.PathLike, allow_torchscript: bool = False) -> bool:
+    """Check, without running anything stored in it, that the weights file `path` loads the way open_clip will load it:
+    a `.safetensors` file (safetensors runs nothing; damage shows when it is read), numpy's `.npz`/`.npy` (read
+    without pickle), a file `torch.load(weights_only=True)` reads (memory-mapped: the tensors are not read), or, only
+    with `allow_torchscript`, a TorchScript archive as torch itself recognises one. True for a TorchScript archive;
+    anything else raises a one-line ValueError naming the file."""
+    path = str(path)
+    if path.endswith(".safetensors") or Path(path).suffix in (".npz", ".npy"): return False
+    if _is_torchscript(path):
+        if not allow_torchscript: raise _torchscript_refused(path)
+        return True
+    try:
+        torch.load(path, map_location="cpu", weights_only=True, mmap=zipfile.is_zipfile(path))
+    except Exception as e:  # the restricted unpickler's refusal (a global it does not allow), a damaged file
+        raise _unreadable_pickle(path, e) from None
+    return False
+
 # %% ../../nbs/07a_core.weights.ipynb #61848a4b
-def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_dir: str | os.PathLike | None = None
-                       ) -> PretrainedWeights | None:
+def _locate_pretrained(arch: str, pretrained: str | os.PathLike, cache_dir: str | os.PathLike | None = None
+                       ) -> PretrainedWeights:
     """Decide where the weights for `arch` come from without downloading anything: a local file or folder, a cached
     copy of the tag's files, or (not offline) the tag for open_clip to download. Offline and not cached: raise."""
-    if pretrained is None or pretrained == "": return None
     arch = str(arch).replace("/", "-")
     p = Path(os.path.expanduser(str(pretrained)))
     if p.is_file(): return PretrainedWeights(arch, path=str(p))
@@ -156,6 +211,18 @@ def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_di
     if not hub_offline(): return PretrainedWeights(arch, tag=tag, cfg=cfg)  # open_clip downloads it
     fetch = f"{fetch} (or open_clip.create_model({arch!r}, pretrained={tag!r}, cache_dir=DIR))"
     raise _no_weights(f"{arch} pretrained={tag!r}", looked, fetch, hint)
+
+# %% ../../nbs/07a_core.weights.ipynb #1e6036e5
+def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_dir: str | os.PathLike | None = None,
+                       allow_torchscript: bool = False) -> PretrainedWeights | None:
+    """Where the weights for `arch` come from (`_locate_pretrained`: a local file or folder, a cached copy of the tag's
+    files, or, not offline, the tag for open_clip to download), the local file checked with `check_weights_file`: it
+    loads without running code stored in it, or it is a TorchScript archive and `allow_torchscript` is set (then
+    `torchscript` is True: load it with `_load_torchscript`). None for `pretrained=None`."""
+    if pretrained is None or pretrained == "": return None
+    w = _locate_pretrained(arch, pretrained, cache_dir)
+    if w.path is not None: w.torchscript = check_weights_file(w.path, allow_torchscript)
+    return w
 
 # %% ../../nbs/07a_core.weights.ipynb #4e8b7bd7
 def _check_hub_arch(arch: str, cache_dir) -> None:
@@ -218,19 +285,32 @@ def _quiet_random_init():
     finally: root.removeFilter(flt)
 
 # %% ../../nbs/07a_core.weights.ipynb #a5dde486
-def _is_torchscript(path: str) -> bool:
-    "Whether `path` is a TorchScript archive (OpenAI's original CLIP `.pt` files are)."
-    try:
-        with zipfile.ZipFile(path) as z: names = z.namelist()
-    except (zipfile.BadZipFile, OSError):
-        return False
-    return any(n.endswith("constants.pkl") for n in names) and any("/code/" in n for n in names)
+def torchscript_to_safetensors(src: str | os.PathLike, dst: str | os.PathLike, allow_torchscript: bool = False) -> Path:
+    """Convert the TorchScript archive `src` (e.g. OpenAI's original `ViT-B-32.pt`) once into the safetensors file `dst`
+    of its state dict, which then loads without running code: the state dict as open_clip reads one from an archive
+    (`input_resolution`, `context_length`, `vocab_size` dropped), without the non-persistent `attn_mask` buffers a
+    scripted open_clip model also stores. Loading `src` runs code stored in it: it needs `allow_torchscript=True`, on a
+    machine you trust. `dst` is never overwritten."""
+    src, dst = str(src), Path(dst)
+    if not _is_torchscript(src): raise ValueError(f"{src} is not a TorchScript archive (torch does not take it for one)")
+    if not allow_torchscript: raise _torchscript_refused(src)
+    if dst.exists(): raise FileExistsError(f"{dst} exists; choose another name for the converted weights")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*torch.jit.load.* is deprecated", category=FutureWarning)
+        sd = torch.jit.load(src, map_location="cpu").state_dict()  # TorchScript's own loader, never pickle
+    sd = {k: v.detach().clone().contiguous() for k, v in sd.items()
+          if k not in ("input_resolution", "context_length", "vocab_size") and k.rsplit(".", 1)[-1] != "attn_mask"}
+    save_file(sd, str(dst))
+    return dst
 
-
-def _load_torchscript(clip: nn.Module, path: str) -> None:
-    """Load a TorchScript CLIP archive into `clip` with open_clip's `load_checkpoint` (it takes the archive's state dict
-    and converts it), `weights_only=False` since `torch.load` opens TorchScript only so. A scripted open_clip model also
-    stores its non-persistent `attn_mask` buffers: those are skipped, any other difference is an error."""
-    res = oc().load_checkpoint(clip, path, strict=False, weights_only=False)
-    bad = list(res.missing_keys) + [k for k in res.unexpected_keys if k.rsplit(".", 1)[-1] != "attn_mask"]
+# %% ../../nbs/07a_core.weights.ipynb #7f7c8df9
+def _load_torchscript(clip: nn.Module, path: str, allow_torchscript: bool = False) -> None:
+    """Load a TorchScript CLIP archive into `clip`, only with `allow_torchscript` and only a file torch takes for one:
+    `torchscript_to_safetensors` into a temporary folder, then open_clip's `load_checkpoint` of that file (it converts the
+    state dict as for any weights file), so opting in and converting once give the same model. Any key of `clip` the
+    archive lacks, or any key it has that `clip` lacks, is an error."""
+    with tempfile.TemporaryDirectory(prefix="argent_torchscript_") as d:
+        f = torchscript_to_safetensors(path, Path(d) / "weights.safetensors", allow_torchscript=allow_torchscript)
+        res = oc().load_checkpoint(clip, str(f), strict=False)
+    bad = list(res.missing_keys) + list(res.unexpected_keys)
     if bad: raise RuntimeError(f"the TorchScript archive {path} does not fit {type(clip).__name__}: keys {bad[:10]}")

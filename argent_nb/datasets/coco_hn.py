@@ -241,7 +241,7 @@ def _build_coco_hn(cfg, fields=None):
     if cfg.path is None: raise ValueError("data.name=coco_hn needs data.path: a processed_dataset{k}.jsonl file or the "
                                           "folder holding them; data.image_root: the COCO train2014 folder (see data/coco_hn)")
     return COCOHardNegatives(cfg.path, cfg.split, image_root=cfg.image_root, image_size=cfg.image_size, n=cfg.n,
-                             seed=cfg.seed, fields=fields, allow_pickle=getattr(cfg, "allow_pickle", False) is True)
+                             seed=cfg.seed, fields=fields, allow_pickle=cfg.allow_pickle)
 
 DATASETS.register(DatasetSpec("coco_hn", lambda cfg: COCOHardNegatives.provides, _build_coco_hn))
 

@@ -11,7 +11,8 @@ from ..core.config import doc
 from ..core.hiershapes import TAXONOMY
 from ..core.metrics import retrieval_metrics, zero_shot_accuracy
 from .kit import ZS_TEMPLATES, hiershapes_eval_set, key_safe, rank_prompts, zero_shot_classifiers
-from .suite import EvalCfg, benchmark_params, embed_dataset, register_benchmark
+from .suite import benchmark_params, embed_dataset, register_benchmark
+from ..core.schema import EvalCfg
 
 # %% auto #0
 __all__ = ['rank_label_sets', 'HierShapesParams', 'hiershapes_benchmark', 'hiershapes_chance']

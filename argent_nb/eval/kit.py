@@ -12,7 +12,8 @@ from ..core.geometry import CosineGeometry, Geometry
 from ..core.hiershapes import HierShapes, TAXONOMY, parse
 from ..core.metrics import class_embeddings, clip_ensemble
 from ..core.radial import RadialGeometry, radial_geometry
-from .suite import EvalCfg, encode_texts
+from .suite import encode_texts
+from ..core.schema import EvalCfg
 
 # %% auto #0
 __all__ = ['ZS_TEMPLATES', 'key_safe', 'rank_prompts', 'ensemble_rule', 'zero_shot_classifiers', 'hiershapes_eval_set',

@@ -18,7 +18,8 @@ from ..core.hiershapes import HierShapes
 from ..core.lorentz import exp_map0, from_poincare, log_map0, lorentz_distance, lorentz_time, to_poincare
 from .kit import entailment_geometry, hiershapes_eval_set, torch_threads
 from .report import figure_path, save_figure
-from .suite import EvalCfg, embed_dataset, register_benchmark
+from .suite import embed_dataset, register_benchmark
+from ..core.schema import EvalCfg
 
 # %% auto #0
 __all__ = ['COMPONENTS', 'component_embeddings', 'embedding_norms', 'component_norms', 'plot_norms', 'busemann', 'horo_project',

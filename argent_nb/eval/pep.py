@@ -20,7 +20,8 @@ from ..core.geometry import Geometry
 from ..core.hiershapes import HierShapes, oracle_entails
 from ..datasets.hierarcaps import HierarCaps
 from .kit import entailment_geometry, hiershapes_eval_set, torch_threads
-from .suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, register_benchmark
+from .suite import benchmark_params, check_paths, check_requires, embed_dataset, register_benchmark
+from ..core.schema import EvalCfg
 
 # %% auto #0
 __all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'HEADLINE', 'PEP_FIELDS', 'pep_probability', 'pep_scores', 'pep_report',

@@ -17,7 +17,8 @@ from ..datasets.standard import (ZS_SUITE, CaptionSet, ClassFolder, ImageFiles, 
                                          dataset_templates, load_templates, read_captions, read_class_folder)
 from .kit import key_safe, zero_shot_classifiers
 from .report import figure_path, save_figure
-from .suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from .suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..core.schema import EvalCfg
 
 # %% auto #0
 __all__ = ['class_prototypes', 'zero_shot', 'retrieval', 'StandardParams', 'zeroshot_sets', 'check_standard',

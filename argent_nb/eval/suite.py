@@ -19,12 +19,12 @@ from ..core.config import ConfigError, apply, validate
 from ..core.data import FIELDS, Collator, expand_fields
 from ..core.registry import BENCHMARKS
 from ..core.schema import EvalCfg, eval_config_class
-from ..runs import find_run_dir, load_run_model, write_json  # where they lived before the run folder got its own module
 from ..datasets.common import DataFormatError
 
 # %% auto #0
-__all__ = ['eval_config', 'benchmark_params', 'shared_embeddings', 'register_benchmark', 'check_benchmarks', 'run_benchmarks',
-           'check_paths', 'check_requires', 'check_eval', 'shard_indices', 'encode_texts', 'embed_dataset']
+__all__ = ['eval_config', 'benchmark_params', 'shared_embeddings', 'bar_disable', 'register_benchmark', 'check_benchmarks',
+           'run_benchmarks', 'check_paths', 'check_requires', 'check_eval', 'shard_indices', 'encode_texts',
+           'embed_dataset']
 
 # %% ../../nbs/80_eval.suite.ipynb #8c9ddd68
 def eval_config(*overrides: str, **shared):
@@ -51,6 +51,18 @@ def _store(model, key) -> dict:
     "The innermost block's {field: tensor} for (model, key); it holds the model, so its id cannot be reused meanwhile."
     return _SHARED[-1].setdefault((id(model), key), (model, {}))[1]
 
+# %% ../../nbs/80_eval.suite.ipynb #a69a7279
+def _main_process(accelerator) -> bool:
+    return accelerator is None or getattr(accelerator, "is_local_main_process", True)
+
+def bar_disable(progress: bool | None = None, main: bool = True) -> bool | None:
+    """tqdm's `disable` for a progress bar on stderr: off with `progress=False` or off the local main process; with
+    `progress=None`, on only where stderr is a terminal (tqdm's `disable=None`: a notebook kernel's is not one, so a
+    stored notebook holds no bar frames while a command line shows them); on wherever it writes with `progress=True`."""
+    if progress is False or not main: return True
+    return None if progress is None else False
+
+
 # %% ../../nbs/80_eval.suite.ipynb #a9a4ed50
 def register_benchmark(name: str, Params: type | None = None, check: Callable | None = None) -> Callable:
     """Decorator: register a benchmark function under `name`, with its config group `Params` (a dataclass) if it has
@@ -68,12 +80,10 @@ def check_benchmarks(names: Iterable[str]) -> None:
     unknown = [b for b in names if b not in BENCHMARKS]
     if unknown: raise KeyError(f"unknown benchmarks {unknown}; valid benchmarks are {sorted(BENCHMARKS)}")
 
-def _main_process(accelerator) -> bool:
-    return accelerator is None or getattr(accelerator, "is_local_main_process", True)
-
-def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool = True) -> dict[str, float]:
+def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool | None = None) -> dict[str, float]:
     """Run `cfg.benchmarks` on `model` (eval mode, no grad, train mode restored) and merge their metrics into one dict;
-    a progress bar (stderr) names the benchmark running, on the local main process unless `progress=False`. The
+    a progress bar (stderr) names the benchmark running, on the local main process (`bar_disable`: where stderr is a
+    terminal, always with `progress=True`, never with `progress=False`). The
     benchmarks share their embeddings (`shared_embeddings`): each HierShapes split is embedded once per field."""
     check_benchmarks(cfg.benchmarks)
     model = _unwrap(model, accelerator)
@@ -81,7 +91,7 @@ def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool = True)
     model.eval()
     per, names = {}, list(dict.fromkeys(cfg.benchmarks))
     try:
-        with torch.no_grad(), shared_embeddings(), tqdm(names, desc="eval", unit="benchmark", disable=not (progress and _main_process(accelerator))) as bar:
+        with torch.no_grad(), shared_embeddings(), tqdm(names, desc="eval", unit="benchmark", disable=bar_disable(progress, _main_process(accelerator))) as bar:
             for b in bar:
                 bar.set_description(f"eval {b}")
                 per[b] = BENCHMARKS[b](model, cfg, accelerator)

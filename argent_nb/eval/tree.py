@@ -13,7 +13,8 @@ from ..core.geometry import Geometry
 from ..core.hiershapes import TAXONOMY
 from ..core.metrics import TREE_CONVENTIONS, tree_metrics
 from .kit import ZS_TEMPLATES, hiershapes_eval_set, rank_prompts, zero_shot_classifiers
-from .suite import EvalCfg, benchmark_params, embed_dataset, register_benchmark
+from .suite import benchmark_params, embed_dataset, register_benchmark
+from ..core.schema import EvalCfg
 
 # %% auto #0
 __all__ = ['class_classifier', 'predict_nodes', 'tree_chance', 'TreeParams', 'tree_benchmark']

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/12_radial_emb.method.ipynb #2ae9417a
 from __future__ import annotations
-import copy, math, warnings
+import copy, math
 from dataclasses import dataclass
 import torch
 from torch import nn
@@ -15,51 +15,30 @@ from ..core.radial import RadialGeometry
 from ..core.registry import Method, register_method
 
 # %% auto #0
-__all__ = ['text_tower_parameters', 'renamed_key', 'REParams', 'frozen_text_tower', 're_step_loss', 'RE']
+__all__ = ['text_tower_parameters', 'REParams', 'frozen_text_tower', 're_step_loss', 'RE']
 
 # %% ../../nbs/12_radial_emb.method.ipynb #74e734de
 def text_tower_parameters(model: nn.Module) -> list:
     "(name, parameter) of the text tower and head: everything but the image tower and the logit scale."
     return [(n, p) for n, p in model.named_parameters() if not n.startswith("clip.visual.") and "logit_scale" not in n]
 
-# %% ../../nbs/12_radial_emb.method.ipynb #3b4318c6
-def renamed_key(group: str, renamed: dict, name: str, value) -> tuple:
-    """(key, value) to set for `name` on a `Params` of config group `group`: an old key of `renamed` ({old: (new,
-    {old value: new value} or None)}) given a value (not None) becomes its new key and value, with a one-line
-    deprecation notice (`FutureWarning`); any other key is set as given."""
-    if name not in renamed or value is None: return name, value
-    new, values = renamed[name]
-    v = values.get(value, value) if values else value
-    said = f"{group}.{name}={value}" if values else f"{group}.{name}"
-    warnings.warn(f"{said} is deprecated and works for one release: use {group}.{new}" + (f"={v}" if values else ""),
-                  FutureWarning, stacklevel=3)
-    return new, v
-
 # %% ../../nbs/12_radial_emb.method.ipynb #c8a40ede
-_RE_RENAMED = {"ec_alpha": ("ec_margin", None), "ec_form": ("ec_variant", None), "reg_weight": ("prior_weight", None),
-               "reg_variant": ("prior_variant", {"code": "release"})}
-"Old keys of `method.re` -> (new key, {old value: new value}); they work for one release."
-
 @dataclass
 class REParams:
     "Keys of the `re` method (`method.re.*`): loss, prior preservation and root variants; the `Params` of `RE`."
     loss: str = doc("re", "re (RE's loss) | ec (entailment-cone margin loss baseline)", choices=("re", "ec"))
-    ec_margin: float = doc(math.pi / 2, "margin angle alpha of the EC loss (loss=ec), radians", min=0)
-    ec_variant: str = doc("b2", "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)", choices=EC_FORMS)
+    ec_margin: float = doc(math.pi / 2, "margin angle alpha of the EC loss (loss=ec), radians", min=0, renamed_from="ec_alpha")
+    ec_variant: str = doc("b2", "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)", choices=EC_FORMS, renamed_from="ec_form")
     re_weight: float = doc(1.0, "weight of the RE / EC loss", min=0)
-    prior_weight: float = doc(10.0, "weight of the prior preservation (RE's L_reg) against the frozen initial text tower", min=0)
-    prior_variant: str = doc("paper", "paper: -mean cos | release: (1 - mean cos) / 2 (released code)", choices=REG_VARIANTS)
+    prior_weight: float = doc(10.0, "weight of the prior preservation (RE's L_reg) against the frozen initial text tower", min=0,
+                              renamed_from="reg_weight")
+    prior_variant: str = doc("paper", "paper: -mean cos | release: (1 - mean cos) / 2 (released code)", choices=REG_VARIANTS,
+                             renamed_from="reg_variant", old_values={"code": "release"})
     minimax: bool = doc(True, "add the mini-max hard-mining term (supp. B.4)")
     root: str = doc("learnable", "entailment root", choices=ROOT_VARIANTS)
     negative: str = doc("anchor", "negative of anchor P_t: anchor (N_t, paper) | child (N_t+1)", choices=NEGATIVE_TIERS)
     eps_c: float = doc(0.05, "cone constant of the EC loss", min=0)
     mean_root_samples: int = doc(256, "root=mean: samples whose tier texts give the fixed mean embedding", min=1)
-    ec_alpha: float | None = doc(None, "deprecated (one release): use ec_margin")
-    ec_form: str | None = doc(None, "deprecated (one release): use ec_variant", choices=EC_FORMS)
-    reg_weight: float | None = doc(None, "deprecated (one release): use prior_weight")
-    reg_variant: str | None = doc(None, "deprecated (one release): use prior_variant (code: release)", choices=("paper", "code"))
-
-    def __setattr__(self, name, value): object.__setattr__(self, *renamed_key("method.re", _RE_RENAMED, name, value))
 
 # %% ../../nbs/12_radial_emb.method.ipynb #44b4d0a7
 def frozen_text_tower(model: nn.Module, device="cpu") -> nn.Module:

@@ -21,7 +21,8 @@ from ..core.hiershapes import HierShapes, TAXONOMY, parse
 from ..core.radial import RadialGeometry, radial_geometry
 from ..datasets.hyperlex import HYPERLEX_PROMPT   # "a picture of a {}" (RE supp. B.5), defined with the HyperLex loader
 from ..eval.kit import hiershapes_eval_set
-from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..core.schema import EvalCfg
 
 # %% auto #0
 __all__ = ['BREEDS_PROMPT', 'hierarchical_predictions', 'hierarchical_predictions_loop', 'hierarchical_scores',

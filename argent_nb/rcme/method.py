@@ -8,41 +8,36 @@ import math
 from dataclasses import dataclass
 import torch
 from ..core.config import doc, validate
-from ..core.models import EuclideanHead, unwrap_model
+from ..core.models import unwrap_model
+from ..core.heads import EuclideanHead
 from ..core.registry import Method, register_method
 from ..radial_emb.losses import reg_loss
-from ..radial_emb.method import frozen_text_tower, renamed_key, text_tower_parameters
+from ..radial_emb.method import frozen_text_tower, text_tower_parameters
 from .losses import APEXES, CMA_FORMS, GE_NORMALISERS, LE_REDUCTIONS, cma_loss, global_entailment_loss, local_entailment_loss
 
 # %% auto #0
 __all__ = ['RCMEParams', 'encode_distinct', 'rcme_step_loss', 'RCME']
 
 # %% ../../nbs/22_rcme.method.ipynb #5d9f6d43
-_RCME_RENAMED = {"alpha": ("ge_margin", None), "beta": ("cma_weight", None), "local_reduction": ("le_variant", {"code": "release"}),
-                 "ge_normaliser": ("ge_variant", None), "cma_form": ("cma_variant", {"code": "release"})}
-"Old keys of `method.rcme` -> (new key, {old value: new value}); they work for one release."
-
 @dataclass
 class RCMEParams:
     "Keys of the `rcme` method (`method.rcme.*`): loss weights, ablations, released-code choices; the `Params` of `RCME`."
-    ge_margin: float = doc(math.pi / 2, "margin angle alpha of the global entailment hinge, Eq. 6, radians (paper: pi/2, where it is always active)", min=0)
+    ge_margin: float = doc(math.pi / 2, "margin angle alpha of the global entailment hinge, Eq. 6, radians (paper: pi/2, where it is always active)", min=0,
+                           renamed_from="alpha")
     le_weight: float = doc(1.0, "weight of the local entailment loss (Eq. 5)", min=0)
     ge_weight: float = doc(1.0, "weight of the global entailment loss (Eq. 6); 0: Table 5's LE-only rows", min=0)
-    cma_weight: float = doc(0.1, "weight beta of the cross-modal alignment (Eq. 9; released 0.1); 0 freezes the image tower", min=0)
+    cma_weight: float = doc(0.1, "weight beta of the cross-modal alignment (Eq. 9; released 0.1); 0 freezes the image tower", min=0,
+                            renamed_from="beta")
     prior_weight: float = doc(0.0, "weight of RE's prior preservation against the frozen initial text tower (Table 5)", min=0)
     negatives: str = doc("rank_matched", "rank_matched (Sec. 4.1) | random (Table 6's ablation)", choices=("rank_matched", "random"))
     apex: str = doc("root", "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)", choices=APEXES)
-    le_variant: str = doc("paper", "paper: sum over rank steps (Eq. 7) | release: mean over pairs + RE's mini-max term", choices=LE_REDUCTIONS)
-    ge_variant: str = doc("paper", "paper: 1/(R-1) x the sum over triplets (Eq. 7) | mean: over the R-2 triplets", choices=GE_NORMALISERS)
-    cma_variant: str = doc("paper", "paper: image -> species text InfoNCE (Eq. 8) | release: rows cycle through ranks, symmetric", choices=CMA_FORMS)
+    le_variant: str = doc("paper", "paper: sum over rank steps (Eq. 7) | release: mean over pairs + RE's mini-max term", choices=LE_REDUCTIONS,
+                          renamed_from="local_reduction", old_values={"code": "release"})
+    ge_variant: str = doc("paper", "paper: 1/(R-1) x the sum over triplets (Eq. 7) | mean: over the R-2 triplets", choices=GE_NORMALISERS,
+                          renamed_from="ge_normaliser")
+    cma_variant: str = doc("paper", "paper: image -> species text InfoNCE (Eq. 8) | release: rows cycle through ranks, symmetric", choices=CMA_FORMS,
+                           renamed_from="cma_form", old_values={"code": "release"})
     root_text: str = doc("", "text whose embedding is the entailment root ('Eukarya' for the tree of life)")
-    alpha: float | None = doc(None, "deprecated (one release): use ge_margin")
-    beta: float | None = doc(None, "deprecated (one release): use cma_weight")
-    local_reduction: str | None = doc(None, "deprecated (one release): use le_variant (code: release)", choices=("paper", "code"))
-    ge_normaliser: str | None = doc(None, "deprecated (one release): use ge_variant", choices=GE_NORMALISERS)
-    cma_form: str | None = doc(None, "deprecated (one release): use cma_variant (code: release)", choices=("paper", "code"))
-
-    def __setattr__(self, name, value): object.__setattr__(self, *renamed_key("method.rcme", _RCME_RENAMED, name, value))
 
 # %% ../../nbs/22_rcme.method.ipynb #f0e96707
 def encode_distinct(model, tokens: torch.Tensor, images: torch.Tensor | None = None) -> dict:

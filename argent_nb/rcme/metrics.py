@@ -18,7 +18,8 @@ from ..core.geometry import CosineGeometry, Geometry
 from ..core.metrics import zero_shot_accuracy
 from ..eval.kit import entailment_geometry, hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
-from ..eval.suite import EvalCfg, benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..core.schema import EvalCfg
 from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, hierarchical_retrieval
 
 # %% auto #0
