@@ -18,7 +18,7 @@ from .datasets.common import DataFormatError
 from .eval.report import markdown_table, plot_table, results_table, table_cells, text_table
 from .core.schema import default_config, eval_config_class
 from .eval.suite import check_eval, run_benchmarks
-from .runs import (CHECKPOINTS, build_run_model, find_checkpoint, find_run_dir, load_run_model, read_run_config, step_of,
+from .runs import (CHECKPOINTS, CONFIG, EVAL, EVAL_INIT, build_run_model, find_checkpoint, find_run_dir, load_run_model, read_run_config, run_in_use, step_of,
                             write_json)
 
 # %% auto #0
@@ -147,15 +147,16 @@ def _rng_kept():
         if cuda is not None: torch.cuda.set_rng_state_all(cuda)
 
 # %% ../nbs/51_evaluate.ipynb #0bc7b88c
-def initial_model(spec: RunSpec):
-    "(model, None): the model `spec`'s run started from, built as the trainer built it (seeded with `run.seed`, then `runs.build_run_model`)."
+def initial_model(spec: RunSpec, allow_torchscript: bool = False):
+    """(model, None): the model `spec`'s run started from, built as the trainer built it (seeded with `run.seed`, then
+    `runs.build_run_model`); the run's saved `model.allow_torchscript` is never taken, only the caller's `allow_torchscript`."""
     from accelerate.utils import set_seed
-    m = dict(spec.cfg.get("model") or {})
+    m = {k: v for k, v in (spec.cfg.get("model") or {}).items() if k != "allow_torchscript"}
     if m.get("init_from") and not Path(m["init_from"]).exists():
         raise FileNotFoundError(f"model.init_from={m['init_from']} of {spec.run} no longer exists")
     with _rng_kept():
         set_seed(spec.seed)
-        return build_run_model(**m), None
+        return build_run_model(**m, allow_torchscript=allow_torchscript), None
 
 # %% ../nbs/51_evaluate.ipynb #773c4996
 @dataclass
@@ -208,6 +209,7 @@ class Request:
     json_out: Path | None          # one run's json record
     plots: Path | None             # where benchmark figures go (None: none)
     baseline: bool                 # evaluate the initial models too
+    allow_torchscript: bool = False  # the user's own opt-in (--allow-torchscript); a run's saved config never opts in
 
 # %% ../nbs/51_evaluate.ipynb #256676df
 def _inside(p: Path, folder: Path) -> bool:
@@ -228,7 +230,7 @@ def _out_folder(out: str | None, now: datetime.datetime | None = None) -> Path:
 
 # %% ../nbs/51_evaluate.ipynb #1cc5bd27
 def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str | None = None, baseline: bool | None = None,
-                  config: str | None = None) -> Request:
+                  config: str | None = None, allow_torchscript: bool = False) -> Request:
     """Everything about a request that can be checked before a model is loaded or a file is written: the runs (folder,
     config; with one run, its checkpoint), the suite (`check_eval`: names, values, data files), the output places."""
     if not paths: raise ConfigError("give at least one run folder or checkpoint")
@@ -242,6 +244,11 @@ def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str 
     check_eval(cfg, prefix="")
     json_out = Path(out) if out is not None and str(out).endswith(".json") else None
     if json_out is not None and len(specs) > 1: raise ConfigError(f"--out {out}: several runs write a folder (tables, figures), not a .json file")
+    if json_out is not None and (json_out.exists() or json_out.name in (EVAL, EVAL_INIT) and (json_out.parent / CONFIG).is_file()):
+        why = "exists" if json_out.exists() else "is the trainer's own record in that run folder"
+        raise ConfigError(f"--out {out}: {why}; name a new file (nothing is overwritten)")
+    if json_out is not None and run_in_use(json_out.parent):
+        raise ConfigError(f"--out {out}: {json_out.parent} is in use by a training (locked); write the record elsewhere, or once the training ends")
     folder = None if json_out is not None else _out_folder(out)
     plots = Path(cfg.plots_dir) if cfg.plots_dir else (folder / "plots" if folder is not None else None)
     for p, what in ((folder, "--out"), (plots, "plots_dir")):
@@ -249,7 +256,7 @@ def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str 
             if p is not None and _inside(p, s.run): raise ConfigError(f"{what} {p}: inside run folder {s.run}; the evaluation writes outside the runs, never into them")
     if plots is not None and plots.exists() and not plots.is_dir(): raise ConfigError(f"plots_dir {plots}: is a file, expected a folder")
     rows = {specs[0].run.name: specs} if len(specs) == 1 else group_runs(specs)
-    return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline)
+    return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline, allow_torchscript)
 
 # %% ../nbs/51_evaluate.ipynb #dc52276e
 def _ckpt(p) -> Path | None:
@@ -264,7 +271,7 @@ def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callabl
     """Evaluate every run of `req` (and with `req.baseline` each distinct initial model once, unless it is one of the
     runs, as a stage-1 run is for its stage-2 runs), one model at a time; returns an `Entry` per model, initial models
     first. Figures go to `plots_dir`/<n>_<run> (one run: `plots_dir`)."""
-    main = acc is None or acc.is_main_process
+    main, ts = acc is None or acc.is_main_process, ({"allow_torchscript": True} if req.allow_torchscript else {})
     todo = [(lab, s) for lab, ss in req.rows.items() for s in ss]
     inits, rows = {}, {s.ckpt.resolve() for s in req.specs if s.ckpt is not None}
     for s in (req.specs if req.baseline else []):
@@ -275,7 +282,7 @@ def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callabl
     for i, (ident, (desc, s)) in enumerate(inits.items()):
         say(f"[{i + 1}/{n}] initial model ({desc}, from {s.run.name})")
         e = Entry("init" if len(descs) == 1 else f"init ({desc})", "init", desc, s.seed if ident[0] == "build" else None)
-        e.results, _, e.error = evaluate_model(lambda: init(s), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, f"initial model of {s.path}")
+        e.results, _, e.error = evaluate_model(lambda: init(s, **ts), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, f"initial model of {s.path}")
         entries.append(e)
     for i, (lab, s) in enumerate(todo):
         e = Entry(lab, "run", str(s.path), s.seed, str(s.ckpt) if s.ckpt else None, s.step, note=s.note)
@@ -283,7 +290,7 @@ def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callabl
         if s.problem: e.error = f"no checkpoint: {s.problem}"
         else:
             plots = None if req.plots is None or not main else req.plots if len(todo) == 1 else req.plots / f"{i:02d}_{s.run.name}"
-            e.results, _, e.error = evaluate_model(lambda: load(s.path, s.cfg), dataclasses.replace(req.cfg, plots_dir=str(plots) if plots else None), acc, strict, str(s.path))
+            e.results, _, e.error = evaluate_model(lambda: load(s.path, s.cfg, **ts), dataclasses.replace(req.cfg, plots_dir=str(plots) if plots else None), acc, strict, str(s.path))
         entries.append(e)
     return entries
 
@@ -343,12 +350,13 @@ class Comparison:
     def failures(self) -> list[Entry]: return [e for e in self.entries if e.error]
 
 # %% ../nbs/51_evaluate.ipynb #59ec6c6f
-def _record(req: Request, e: Entry) -> Path:
-    "One run's json record, as the command always wrote it: `RUN/eval_<checkpoint>_<split>.json` or `--out FILE.json`."
-    ck, s = Path(e.checkpoint), req.specs[0]
+def _record(req: Request, e: Entry, folder: Path | None = None) -> Path:
+    """One run's json record: `--out FILE.json`, or `eval_<checkpoint>_<split>.json` in `folder` (the output folder
+    being built); never in the run folder, whose files are the trainer's."""
+    ck = Path(e.checkpoint)
     plots = str(req.plots) if req.plots is not None else None
     return write_json({"checkpoint": str(ck), "step": e.step, "eval_cfg": to_dict(dataclasses.replace(req.cfg, plots_dir=plots)), "eval": e.results},
-                      req.json_out or s.run / f"eval_{ck.stem if ck.is_file() else ck.name}_{req.cfg.split}.json")
+                      req.json_out or Path(folder) / f"eval_{ck.stem if ck.is_file() else ck.name}_{req.cfg.split}.json")
 
 # %% ../nbs/51_evaluate.ipynb #4ad7ad64
 def _print_table(table: dict, entries: Sequence[Entry]) -> None:
@@ -375,7 +383,8 @@ def run_request(req: Request, strict: bool = False, **kw) -> Comparison:
         table = aggregate(entries)
         if main:
             _print_table(table, entries)
-            if len(req.specs) == 1: print(f"wrote {_record(req, entries[-1])}")
+            rec = _record(req, entries[-1], stage) if len(req.specs) == 1 else None    # into the output folder
+            if rec is not None and req.json_out is not None: print(f"wrote {rec}")
             if stage is not None:
                 write_outputs(stage, req, entries, table)
                 if req.out.is_dir(): req.out.rmdir()            # an empty folder named by --out
@@ -398,6 +407,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default=None, help="yaml file of evaluation keys, nested by group (e.g. configs/eval_argent_table.yaml); the key=value arguments override it")
     p.add_argument("--out", default=None, help="output folder (default: a new evaluations/<timestamp>); with one run, a FILE.json writes only that run's record")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None, help="also evaluate each run's initial model (default: with several runs)")
+    p.add_argument("--allow-torchscript", action="store_true", help="load a TorchScript archive named as a run's model.pretrained: it RUNS CODE stored in the file, so only for a file you trust (a run's saved model.allow_torchscript is never taken)")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error; stop at the first model that fails")
     return p
 
@@ -407,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> Comparison:
     a = evaluate_parser().parse_intermixed_args(argv)
     try:
         paths = [x for x in a.items if "=" not in x or Path(x).exists()]
-        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config)
+        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config, a.allow_torchscript)
         except (ValueError, TypeError, OSError) as e:   # every check's kind: a mistake in the request
             if isinstance(e, (ConfigError, FileNotFoundError, DataFormatError)): raise
             raise ConfigError(one_line(e)) from e

@@ -11,17 +11,18 @@ from typing import Sequence
 import numpy as np
 import yaml
 from torch import Tensor, nn
-from .core.config import ConfigError, rename_old_keys
+from .core.config import ConfigError, flatten, rename_old_keys, to_dict
 from .core.schema import default_config
 from .core.models import HierModel, build_model
 from .core.weights import read_state_dict
 
 # %% auto #0
 __all__ = ['CONFIG', 'CHECKPOINTS', 'LATEST', 'METRICS', 'EVAL', 'EVAL_INIT', 'PLOTS', 'FINISHED', 'CHECKPOINT_WEIGHTS',
-           'CHECKSUMS', 'checkpoint_name', 'step_of', 'write_checksums', 'checkpoint_problem', 'save_checkpoint',
-           'latest_checkpoint', 'resume_point', 'MetricsLog', 'read_metrics', 'resume_records', 'write_json',
-           'find_run_dir', 'read_run_config', 'find_checkpoint', 'LoadReport', 'load_state', 'build_run_model',
-           'load_run_model', 'is_finished', 'read_eval', 'train_run', 'evaluate_run']
+           'CHECKSUMS', 'RESUME_MAY_CHANGE', 'LOCK', 'checkpoint_name', 'step_of', 'write_checksums',
+           'checkpoint_problem', 'save_checkpoint', 'latest_checkpoint', 'run_files', 'resume_point', 'MetricsLog',
+           'read_metrics', 'resume_records', 'write_json', 'find_run_dir', 'read_run_config', 'resume_changes',
+           'check_resume_config', 'lock_run', 'unlock_run', 'run_in_use', 'find_checkpoint', 'LoadReport', 'load_state',
+           'build_run_model', 'load_run_model', 'is_finished', 'read_eval', 'train_run', 'evaluate_run']
 
 # %% ../nbs/45_runs.ipynb #2c5a3cb7
 CONFIG, CHECKPOINTS, LATEST, METRICS, EVAL, EVAL_INIT, PLOTS = (
@@ -111,15 +112,25 @@ def latest_checkpoint(run_dir: Path) -> Path | None:
     if not p.is_dir(): raise FileNotFoundError(f"{ptr} names {p.name}, which does not exist")
     return p
 
+# %% ../nbs/45_runs.ipynb #b1f0a001
+def run_files(run_dir: str | os.PathLike) -> list[str]:
+    """The files of a run that `run_dir` holds (`config.yaml`, `metrics.jsonl`, `eval*.json`, `checkpoints/`), sorted by
+    name, a folder with a trailing '/'; [] for a folder without any (or no folder)."""
+    d = Path(run_dir)
+    if not d.is_dir(): return []
+    return sorted(p.name + ("/" if p.is_dir() else "") for p in d.iterdir()
+                  if p.name in (CONFIG, METRICS, CHECKPOINTS) or (p.name.startswith("eval") and p.name.endswith(".json")))
+
 # %% ../nbs/45_runs.ipynb #a1faf5a2
 def resume_point(run_dir: Path, resume: str | None, say=None) -> Path | None:
     """The checkpoint to resume from (or None), or an error if the request `resume` (the trainer's `train.resume`: None,
-    'latest' or a checkpoint folder) and the run folder disagree or the checkpoint is damaged; 'latest' takes the newest
+    'latest' or a checkpoint folder) and the run folder disagree (a new start in a folder holding `run_files`) or the checkpoint is damaged; 'latest' takes the newest
     intact checkpoint and says (`say`) which damaged ones it passed."""
     run_dir, ckpts = Path(run_dir), Path(run_dir) / CHECKPOINTS
     if resume is None:
-        if latest_checkpoint(run_dir) is not None:
-            raise FileExistsError(f"{run_dir} already holds checkpoints; pass train.resume=latest to continue it, or choose another run.dir")
+        if held := run_files(run_dir):   # a finished run, a killed one, or one still training: nothing of it is written over
+            raise FileExistsError(f"{run_dir} already holds {', '.join(held)} (a run's files); pass train.resume=latest to "
+                                  "continue it, or choose another run.dir")
         return None
     if resume != "latest":
         p = Path(resume)
@@ -156,12 +167,19 @@ def read_metrics(run_dir: str | os.PathLike, key: str | None = None) -> list[dic
     return [r for r in rows if key is None or key in r]
 
 # %% ../nbs/45_runs.ipynb #49f0edc0
-def resume_records(run_dir: Path, step: int, accelerator) -> dict:
+def resume_records(run_dir: Path, step: int, accelerator, say=None) -> dict:
     """On resume (or a new start): `metrics.jsonl` cut back to the rows of steps <= `step`, the checkpoint's (0: none;
-    main process, atomically), and the initial evaluation the first start saved (`eval_init.json`), or {} when it made none."""
+    main process, atomically), and the initial evaluation the first start saved (`eval_init.json`), or {} when it made none.
+    A partial last line (a run killed, or a disk full, while writing it) is dropped, and `say` says so in one line."""
     log, init = Path(run_dir) / METRICS, Path(run_dir) / EVAL_INIT
     if accelerator.is_main_process and log.exists():
-        keep = [l for l in log.read_text().splitlines(keepends=True) if l.strip() and json.loads(l)["step"] <= step]
+        lines, rows = [l for l in log.read_text().splitlines() if l.strip()], []
+        for i, l in enumerate(lines):
+            try: rows.append((json.loads(l), l))
+            except json.JSONDecodeError as e:
+                if i < len(lines) - 1: raise ValueError(f"{log}: line {i + 1} is not a json row ({e}); only a last line can be cut short") from None
+                if say: say(f"{log}: dropped its partial last line (written when the run was stopped): {l[:60]!r}")
+        keep = [l + "\n" for r, l in rows if r["step"] <= step]
         tmp = log.with_name(f".{log.name}.tmp"); tmp.write_text("".join(keep)); os.replace(tmp, log)
     accelerator.wait_for_everyone()
     return json.loads(init.read_text()) if init.exists() else {}
@@ -205,6 +223,68 @@ def read_run_config(run_dir: str | Path) -> dict:
     if not isinstance(cfg, (dict, type(None))): raise ConfigError(f"{f}: expected a mapping of config groups, got {type(cfg).__name__}")
     try: return rename_old_keys(default_config(), cfg or {}, notify=None)
     except ConfigError as e: raise ConfigError(f"{f}: {e}") from None
+
+# %% ../nbs/45_runs.ipynb #b3f0a001
+RESUME_MAY_CHANGE = ("run.dir", "train.steps", "train.epochs", "train.resume", "train.save_every", "train.keep", "train.log_every",
+                     "train.log_with", "train.threads", "model.cache_dir", "model.allow_torchscript", "eval.")
+"The keys a resumed run may change (one ending in '.' stands for its group): any other change continues another run than the saved one."
+
+def resume_changes(saved: dict, cfg: dict) -> list[str]:
+    """The flattened keys, sorted, in which the config `cfg` of a resumed run differs from the run's `saved` one (nested
+    dicts; a key missing from either counts at its default), less `RESUME_MAY_CHANGE`."""
+    base = flatten(to_dict(default_config()))
+    a, b = {**base, **flatten(saved)}, {**base, **flatten(yaml.safe_load(yaml.safe_dump(cfg)))}
+    may = lambda k: any(k == m or (m.endswith(".") and k.startswith(m)) for m in RESUME_MAY_CHANGE)
+    return sorted(k for k in a.keys() | b.keys() if not may(k) and a.get(k) != b.get(k))
+
+# %% ../nbs/45_runs.ipynb #b3f0a003
+def check_resume_config(resume: str | os.PathLike, cfg: dict) -> None:
+    """Raise a one-line ValueError when the config `cfg` (nested dict) of a run resumed from the checkpoint `resume` differs
+    from the saved config of the run holding that checkpoint in any key but `RESUME_MAY_CHANGE`, naming the keys with both
+    values; a checkpoint outside a run folder has no saved config to differ from."""
+    try: run = find_run_dir(resume)
+    except FileNotFoundError: return
+    saved = read_run_config(run)
+    if diff := resume_changes(saved, cfg):
+        a, b = ({**flatten(to_dict(default_config())), **flatten(c)} for c in (saved, yaml.safe_load(yaml.safe_dump(cfg))))
+        raise ValueError(f"train.resume: the run in {run} was saved with other values of {', '.join(f'{k} ({a.get(k)!r}, now {b.get(k)!r})' for k in diff)}; "
+                         f"a resumed run may change only {', '.join(m + '*' if m.endswith('.') else m for m in RESUME_MAY_CHANGE)}: "
+                         f"resume with the saved values, or start a new run.dir")
+
+# %% ../nbs/45_runs.ipynb #b2f0a001
+LOCK = ".lock"
+"The file a trainer holds locked while it uses a run folder (`lock_run`)."
+_HELD: dict = {}       # run folder (resolved) -> this process's open lock file
+
+def lock_run(run_dir: str | os.PathLike) -> None:
+    """Hold an exclusive lock (`fcntl.flock`) on `run_dir/.lock` (the folder made if needed) until `unlock_run` or the
+    end of the process; a folder that another process, or another run of this one, holds raises a one-line FileExistsError."""
+    import fcntl
+    d = Path(run_dir); d.mkdir(parents=True, exist_ok=True)
+    f = open(d / LOCK, "a")
+    try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise FileExistsError(f"{d} is in use by another training (it holds the lock on {d / LOCK}); wait until it ends, "
+                              "or choose another run.dir") from None
+    _HELD[str(d.resolve())] = f
+
+# %% ../nbs/45_runs.ipynb #b2f0a002
+def unlock_run(run_dir: str | os.PathLike) -> None:
+    "Release this process's lock on `run_dir` (`lock_run`), if it holds one; another process's lock is never touched."
+    if (f := _HELD.pop(str(Path(run_dir).resolve()), None)) is not None: f.close()
+
+# %% ../nbs/45_runs.ipynb #b2f0a005
+def run_in_use(run_dir: str | os.PathLike) -> bool:
+    "Whether a trainer, in another process or in this one, holds `run_dir` locked (`lock_run`); the lock is tried, not kept."
+    import fcntl
+    f = Path(run_dir) / LOCK
+    if str(Path(run_dir).resolve()) in _HELD: return True
+    if not f.is_file(): return False
+    with open(f, "a") as h:
+        try: fcntl.flock(h, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError: return True
+    return False                                            # closing the file released the lock just taken
 
 # %% ../nbs/45_runs.ipynb #f7effc1f
 def _weights_file(folder: Path) -> Path | None:
@@ -301,18 +381,24 @@ def build_run_model(init_from: str | os.PathLike | None = None, **model) -> Hier
     return m
 
 # %% ../nbs/45_runs.ipynb #e7fca424
-def load_run_model(path: str | Path, run_cfg: dict | None = None):
-    "(model, checkpoint): the model of the run holding `path`, built from its config's `model` group, with the weights of `find_checkpoint(path)`."
+def load_run_model(path: str | Path, run_cfg: dict | None = None, allow_torchscript: bool = False):
+    """(model, checkpoint): the model of the run holding `path`, built from its config's `model` group, with the weights
+    of `find_checkpoint(path)`. The saved `model.allow_torchscript` is never taken (whoever wrote the file would opt in
+    for you): only the caller's `allow_torchscript` lets a TorchScript `model.pretrained` load."""
     run = find_run_dir(path)
     if run_cfg is None: run_cfg = read_run_config(run)
-    mcfg = {k: v for k, v in (run_cfg.get("model") or {}).items() if k != "init_from"}
+    mcfg = {k: v for k, v in (run_cfg.get("model") or {}).items() if k not in ("init_from", "allow_torchscript")}
     params = inspect.signature(build_model).parameters
     named = [k for k, p in params.items() if p.kind is not p.VAR_KEYWORD]
     if not any(p.kind is p.VAR_KEYWORD for p in params.values()) and set(mcfg) - set(named):
         raise ConfigError(f"{run / CONFIG}: model keys {sorted(set(mcfg) - set(named))} are not arguments "
                           f"of build_model; valid keys are {named}")
     ckpt = find_checkpoint(path)
-    try: model = build_model(**mcfg)
+    try: model = build_model(**mcfg, allow_torchscript=allow_torchscript)
+    except ValueError as e:
+        if allow_torchscript or "TorchScript" not in str(e): raise
+        raise ValueError(f"{run / CONFIG}: {e}; a run's saved model.allow_torchscript is never taken: only the one "
+                         "loading the run opts in (load_run_model(..., allow_torchscript=True); evaluate --allow-torchscript)") from None
     except TypeError as e:   # a key neither build_model nor the head takes
         raise ConfigError(f"{run / CONFIG}: cannot build the model from its `model` group {mcfg}: {e}; "
                           f"build_model takes {named} and the head's own arguments") from None
@@ -337,9 +423,10 @@ def _cli(module: str, args: Sequence[str], env: dict | None, what: str) -> None:
 def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -> Path:
     """Train `run_dir` through the command line (`python -m argent_nb.train run.dir=RUN --quiet *args`, with the
     variables `env` added to the environment) unless it is finished (`is_finished`); an unfinished folder is removed
-    first. Returns `run_dir` as a `Path`; a failed run raises with the end of its stderr."""
+    first, unless a trainer holds it (`run_in_use`: then it raises). Returns `run_dir` as a `Path`; a failed run raises with the end of its stderr."""
     d = Path(run_dir)
     if not is_finished(d):
+        if run_in_use(d): raise RuntimeError(f"{d} is in use by another training; not removed, not trained again")
         if d.exists(): shutil.rmtree(d)
         _cli("argent_nb.train", [f"run.dir={d}", "--quiet", *args], env, f"run {d}")
     return d

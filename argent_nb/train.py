@@ -13,14 +13,14 @@ answer_help("train", __name__)        # `python -m argent_nb.train --help`: the 
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
-from .core.config import ConfigError, config_help, load_config, save_config, validate
+from .core.config import ConfigError, config_help, load_config, save_config, to_dict, validate
 from .core.data import Collator, check_fields
 from .core.models import unwrap_model
 from .core.schema import DataCfg, OptimCfg, default_config
 from .eval.report import results_table
 from .eval.suite import check_eval, bar_disable, run_benchmarks
 from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, read_metrics,
-                            resume_point, resume_records, save_checkpoint, write_json)
+                            check_resume_config, lock_run, resume_point, resume_records, save_checkpoint, unlock_run, write_json)
 
 # %% auto #0
 __all__ = ['build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState',
@@ -131,7 +131,8 @@ def _check_request(cfg, method, dataset) -> None:
 
 # %% ../nbs/50_train.ipynb #d55dae67
 def _checked_request(cfg):
-    "(accelerator, method, dataset, model, run folder, resume point) after every check; raises `SetupError`, writes nothing."
+    """(accelerator, method, dataset, model, run folder, resume point) after every check (a resume: the saved config's
+    keys, `runs.check_resume_config`), then the run folder locked (`runs.lock_run`); raises `SetupError`, writes nothing else."""
     from accelerate import Accelerator
     from accelerate.utils import broadcast_object_list, set_seed
     kw = {k: v for k, v in (("mixed_precision", cfg.train.mixed_precision), ("gradient_accumulation_steps", cfg.train.grad_accum)) if v is not None}
@@ -144,11 +145,15 @@ def _checked_request(cfg):
         dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
         _check_request(cfg, method, dataset)
         model = build_run_model(arch=cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
-                                cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets)
+                                cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets,
+                                allow_torchscript=cfg.model.allow_torchscript)
         run_dir = [cfg.run.dir or _default_run_dir(cfg)]
         broadcast_object_list(run_dir)                       # every process uses the main process's folder name
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
-        return acc, method, dataset, model, run_dir, resume_point(run_dir, cfg.train.resume, acc.print)
+        resume = resume_point(run_dir, cfg.train.resume, acc.print)
+        if resume is not None: check_resume_config(resume, to_dict(cfg))
+        if acc.is_main_process: lock_run(run_dir)           # a second trainer on this folder: refused (released when this process ends)
+        return acc, method, dataset, model, run_dir, resume
     except (KeyError, ValueError, FileNotFoundError, FileExistsError, TypeError) as e:
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
@@ -285,19 +290,24 @@ def finish(run: Run, results: dict, quiet: bool = False) -> dict:
 
 # %% ../nbs/50_train.ipynb #b7d462cd
 def train(cfg, quiet: bool = False) -> dict:
-    "Train and evaluate as `cfg` says; returns {'run_dir', 'step', 'eval': {...}, 'init': {...}}."
-    run = setup(cfg, quiet)
-    results = {"run_dir": str(run.run_dir)}
-    if run.resume is not None:
-        run.acc.load_state(str(run.resume)); run.say(f"resumed from {run.resume} at step {run.state.step}")
-        if init := resume_records(run.run_dir, run.state.step, run.acc): results["init"] = init
-    else:
-        resume_records(run.run_dir, 0, run.acc)    # a start over an attempt killed before its first checkpoint: that attempt's rows go
-        if cfg.train.eval_init:
-            results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc, progress=False if quiet else None)
-            if run.acc.is_main_process: write_json(results["init"], run.run_dir / EVAL_INIT)   # for a resumed run's table
-    run_steps(run, quiet)
-    return finish(run, results, quiet)
+    """Train and evaluate as `cfg` says; returns {'run_dir', 'step', 'eval': {...}, 'init': {...}}. The run folder stays
+    locked (`runs.lock_run`) until the run ends, however it ends."""
+    try:
+        run = setup(cfg, quiet)
+        results = {"run_dir": str(run.run_dir)}
+        if run.resume is not None:
+            run.acc.load_state(str(run.resume)); run.say(f"resumed from {run.resume} at step {run.state.step}")
+            notice = lambda m: print(f"notice: {m}", file=sys.stderr)          # a partial metrics line dropped
+            if init := resume_records(run.run_dir, run.state.step, run.acc, notice): results["init"] = init
+        else:
+            resume_records(run.run_dir, 0, run.acc)    # a new start: the folder holds no metrics (`runs.resume_point`)
+            if cfg.train.eval_init:
+                results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc, progress=False if quiet else None)
+                if run.acc.is_main_process: write_json(results["init"], run.run_dir / EVAL_INIT)   # for a resumed run's table
+        run_steps(run, quiet)
+        return finish(run, results, quiet)
+    finally:
+        if cfg.run.dir is not None: unlock_run(cfg.run.dir)
 
 # %% ../nbs/50_train.ipynb #08c39be5
 def train_parser():

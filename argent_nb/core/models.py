@@ -15,8 +15,8 @@ from torch import Tensor, nn
 from .registry import HEADS
 from .data import get_tokenizer
 from .geometry import Geometry
-from .weights import (OPENAI_DATASET_MEAN, OPENAI_DATASET_STD, _check_arch, _check_hub_arch, _is_torchscript,
-                                    _load_torchscript, _quiet_random_init, oc, resolve_pretrained)
+from .weights import (OPENAI_DATASET_MEAN, OPENAI_DATASET_STD, _check_arch, _check_hub_arch, _load_torchscript,
+                                    _quiet_random_init, oc, resolve_pretrained)
 from .heads import Head, get_head
 
 # %% auto #0
@@ -174,10 +174,12 @@ def unwrap_model(model: nn.Module) -> nn.Module:
 
 # %% ../../nbs/07_core.models.ipynb #d406364c
 def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None = None, head: str = "euclidean",
-                cache_dir: str | os.PathLike | None = None, text_buckets: int = 1, **head_kwargs) -> HierModel:
+                cache_dir: str | os.PathLike | None = None, text_buckets: int = 1, allow_torchscript: bool = False,
+                **head_kwargs) -> HierModel:
     """A `HierModel`: open_clip towers `arch` with weights `pretrained` (an open_clip tag, a local weights file or
     folder, or None for random), the geometry head `head` (built with `head_kwargs`) and the tokenizer; `text_buckets`
-    > 1 encodes texts grouped by length (`encode_text_trimmed`). A run's model, started from a checkpoint of this
+    > 1 encodes texts grouped by length (`encode_text_trimmed`). A TorchScript archive as `pretrained` is loaded only
+    with `allow_torchscript=True` (loading one runs code stored in it; `core.weights.check_weights_file`). A run's model, started from a checkpoint of this
     project, is `runs.build_run_model(init_from=..., ...)`."""
     _check_arch(arch)
     HEADS[head]                                          # unknown head: fail before building anything
@@ -187,9 +189,9 @@ def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None 
         _check_hub_arch(arch, cache_dir)
     if arch.startswith("local-dir:") and pretrained is not None:
         raise ValueError(f"{arch!r} brings its own weights; leave pretrained=None")
-    weights = resolve_pretrained(arch, pretrained, cache_dir)
+    weights = resolve_pretrained(arch, pretrained, cache_dir, allow_torchscript=allow_torchscript)
     kw: dict[str, Any] = {"cache_dir": cache_dir}
-    ts = weights is not None and weights.path is not None and _is_torchscript(weights.path)
+    ts = weights is not None and weights.torchscript
     if weights is not None:
         if weights.cfg.get("quick_gelu"): kw["force_quick_gelu"] = True
         pp = {k: weights.cfg[k] for k in ("mean", "std", "interpolation", "resize_mode") if weights.cfg.get(k)}
@@ -199,7 +201,7 @@ def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None 
         kw["pretrained_text"] = False  # random towers: no base weights for HF text towers either
     with _quiet_random_init():
         clip = oc().create_model(arch, **kw)
-    if ts: _load_torchscript(clip, weights.path)
+    if ts: _load_torchscript(clip, weights.path, allow_torchscript=True)   # opted in above
     embed_dim = int(clip.visual.output_dim)
     hd = get_head(head, embed_dim, **head_kwargs)
     ctx = int(clip.context_length)

@@ -42,6 +42,7 @@ class ModelCfg:
     head: str | None = doc(None, "geometry head; None: the method's own (Method.head)", choices=lambda: tuple(sorted(HEADS)))
     cache_dir: str | None = doc(None, "where pretrained weights are cached")
     init_from: str | None = doc(None, "run folder or checkpoint of this project to start from (stage 2)")
+    allow_torchscript: bool = doc(False, "load a TorchScript archive given as model.pretrained (OpenAI's original ViT-B-32.pt files are ones): loading TorchScript RUNS CODE stored in the file, so only for a file you trust; safer: convert it once with argent_nb.core.weights.torchscript_to_safetensors")
     text_buckets: int = doc(1, "encode texts in up to N groups of similar length, each cut after its longest (faster with many texts per sample; same features up to rounding)", min=1, max=16)
 
 # %% ../../nbs/00a_core.schema.ipynb #549ed956
