@@ -4,7 +4,7 @@
 
 # %% ../nbs/50_train.ipynb #66a82289
 from __future__ import annotations
-import dataclasses, itertools, json, math, os, shutil, sys, time
+import contextlib, dataclasses, itertools, json, math, os, shutil, signal, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -19,13 +19,13 @@ from .core.models import unwrap_model
 from .core.schema import DataCfg, OptimCfg, default_config
 from .eval.report import results_table
 from .eval.suite import check_eval, bar_disable, run_benchmarks
-from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, read_metrics,
+from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
                             check_resume_config, lock_run, resume_point, resume_records, save_checkpoint, unlock_run, write_json)
 
 # %% auto #0
 __all__ = ['build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState',
-           'SetupError', 'Run', 'cpu_threads', 'setup', 'train_step', 'run_steps', 'plot_run', 'finish', 'train',
-           'train_parser', 'parse_args', 'main']
+           'SetupError', 'Stopped', 'Run', 'cpu_threads', 'setup', 'train_step', 'run_steps', 'plot_run', 'finish',
+           'train', 'train_parser', 'parse_args', 'main']
 
 # %% ../nbs/50_train.ipynb #9920291c
 def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
@@ -89,12 +89,19 @@ class TrainState:
 class SetupError(RuntimeError):
     "A run that cannot start (bad config value, missing fields, missing weights, occupied run folder)."
 
+# %% ../nbs/50_train.ipynb #862e561d
+class Stopped(RuntimeError):
+    """The run stopped before `train.steps`: its loss or weights stopped being finite (`status` 1, a fault of the run, not of
+    the command), or a SIGINT/SIGTERM (`status` 128 + the signal's number, as shells report it). `str`: the one line to print."""
+    def __init__(self, line: str, status: int): super().__init__(line); self.status = status
+
 # %% ../nbs/50_train.ipynb #a0a68e6d
 @dataclass
 class Run:
     "What `setup` built and the loop and `finish` use."
     cfg: Any; acc: Any; method: Method; dataset: Any; model: nn.Module; opt: Any; sched: Any; dl: Any
     sampler: Any; stream: bool; state: TrainState; run_dir: Path; resume: Path | None; say: Any; log: Any = None
+    signal: int = 0         # the number of a SIGINT/SIGTERM received during the steps (`_signals_deferred`), else 0
 
 # %% ../nbs/50_train.ipynb #90af5013
 def _default_run_dir(cfg) -> str:
@@ -152,6 +159,7 @@ def _checked_request(cfg):
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
         resume = resume_point(run_dir, cfg.train.resume, acc.print)
         if resume is not None: check_resume_config(resume, to_dict(cfg))
+        acc.wait_for_everyone()                              # every process checked the folder before the main one writes to it
         if acc.is_main_process: lock_run(run_dir)           # a second trainer on this folder: refused (released when this process ends)
         return acc, method, dataset, model, run_dir, resume
     except (KeyError, ValueError, FileNotFoundError, FileExistsError, TypeError) as e:
@@ -228,9 +236,52 @@ def train_step(run: Run, batch) -> dict | None:
     run.method.after_step(parts)
     return parts
 
+# %% ../nbs/50_train.ipynb #b9a847e8
+@contextlib.contextmanager
+def _signals_deferred(run: Run):
+    """While inside: SIGINT and SIGTERM set `run.signal` (the loop stops after the step in progress) and restore the
+    previous handler, so a second one acts at once. Only the main thread can set handlers; elsewhere nothing changes."""
+    import threading
+    if threading.current_thread() is not threading.main_thread(): yield; return
+    def record(signum, frame):
+        run.signal = signum
+        signal.signal(signum, before[signum])
+    before = {s: signal.signal(s, record) for s in (signal.SIGINT, signal.SIGTERM)}
+    try: yield
+    finally:
+        for s, h in before.items(): signal.signal(s, h)
+
+# %% ../nbs/50_train.ipynb #cd728f39
+def _stop_flags(run: Run, parts: dict) -> tuple[list[str], int]:
+    """(the names of this step's loss parts that are NaN or infinite, the number of a SIGINT/SIGTERM received or 0), the
+    same on every process (one gather of len(parts) + 1 numbers when there are several)."""
+    flags = torch.stack([~torch.isfinite(v.detach().float()).all() for v in parts.values()]).float()
+    flags = torch.cat([flags, torch.tensor([float(run.signal)], device=flags.device)])
+    if run.acc.num_processes > 1: flags = run.acc.gather(flags).reshape(run.acc.num_processes, -1).amax(0)
+    flags = flags.tolist()                                      # the one host-device sync of a step that does not log
+    return [k for k, f in zip(parts, flags) if f], int(flags[-1])
+
+# %% ../nbs/50_train.ipynb #dfba69e7
+def _save(run: Run) -> Path:
+    "`runs.save_checkpoint` of the current step, unless a weight is not finite: then `Stopped` (status 1) and nothing written."
+    ok = torch.stack([torch.isfinite(p.detach()).all() for p in run.model.parameters()]).all().float().reshape(1)
+    if run.acc.num_processes > 1: ok = run.acc.gather(ok).amin()
+    if not ok.item():
+        last = latest_checkpoint(run.run_dir)
+        raise Stopped(f"training diverged at step {run.state.step}: the weights are not finite (the loss was); stopped without "
+                      f"saving them; last good checkpoint: {last if last else 'none'}", 1)
+    return save_checkpoint(run.acc, run.run_dir, run.state.step, run.cfg.train.keep)
+
+# %% ../nbs/50_train.ipynb #25f29770
+def _interrupted(run: Run, signum: int) -> Stopped:
+    "After SIGINT/SIGTERM: the current step saved (`_save`); the `Stopped` (status 128 + `signum`) whose line says how to go on."
+    path = _save(run)
+    return Stopped(f"interrupted at step {run.state.step}: saved {path}; resume with run.dir={run.run_dir} train.resume=latest", 128 + signum)
+
 # %% ../nbs/50_train.ipynb #c6f200df
 def run_steps(run: Run, quiet: bool = False) -> int:
-    "Train until `train.steps` optimizer steps: log, evaluate, checkpoint on schedule; returns the last step."
+    """Train until `train.steps` optimizer steps: log, evaluate, checkpoint on schedule; returns the last step. Raises
+    `Stopped` at a non-finite loss or after a SIGINT/SIGTERM (see *Stopping early* above)."""
     from tqdm.auto import tqdm
     cfg, acc, state, tc = run.cfg, run.acc, run.state, run.cfg.train
     per_epoch = run.dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) if run.stream else len(run.dl)
@@ -238,27 +289,30 @@ def run_steps(run: Run, quiet: bool = False) -> int:
     bar = tqdm(total=tc.steps, initial=state.step, disable=bar_disable(False if quiet else None, acc.is_local_main_process), desc=run.method.name)
     t0, seen = time.time(), 0
     run.model.train()
-    while state.step < tc.steps:
-        epoch, offset = divmod(state.batches, per_epoch)
-        for batch in _epoch_loader(run, epoch, offset):
-            if run.stream: batch = batch.to(acc.device)
-            state.batches += 1
-            parts = train_step(run, batch)
-            seen += len(batch) * acc.num_processes
-            if parts is None: continue                                      # inside a gradient-accumulation step
-            bar.update(1)
-            if state.step % tc.log_every == 0 or state.step == tc.steps:
-                mean = acc.reduce(parts["loss"].reshape(1).float(), "mean").item()
-                run.log({"step": state.step, "epoch": epoch, "lr": run.sched.get_last_lr()[0],
-                         **{k: float(v) for k, v in parts.items()}, "loss": mean, "samples_per_s": seen / max(time.time() - t0, 1e-9)})
-                bar.set_postfix(loss=f"{mean:.3f}")
-            if cfg.eval.every and state.step % cfg.eval.every == 0 and state.step < tc.steps:
-                r = run_benchmarks(unwrap_model(run.model), cfg.eval, acc, progress=False if quiet else None)
-                run.log({"step": state.step, **{f"eval/{k}": v for k, v in r.items()}})
-            if state.step % tc.save_every == 0 or state.step == tc.steps:
-                save_checkpoint(acc, run.run_dir, state.step, tc.keep)
-            if state.step >= tc.steps: break
-    bar.close()
+    with _signals_deferred(run), contextlib.closing(bar):
+        while state.step < tc.steps:
+            epoch, offset = divmod(state.batches, per_epoch)
+            for batch in _epoch_loader(run, epoch, offset):
+                if run.stream: batch = batch.to(acc.device)
+                state.batches += 1
+                parts = train_step(run, batch)
+                seen += len(batch) * acc.num_processes
+                if parts is None: continue                                      # inside a gradient-accumulation step
+                bar.update(1)
+                bad, signum = _stop_flags(run, parts)
+                if bad: raise Stopped(f"training diverged at step {state.step}: not finite: " + ", ".join(f"{k}={float(parts[k]):g}" for k in bad)
+                                      + f"; stopped without saving it; last good checkpoint: {latest_checkpoint(run.run_dir) or 'none'}", 1)
+                if state.step % tc.log_every == 0 or state.step == tc.steps:
+                    mean = acc.reduce(parts["loss"].reshape(1).float(), "mean").item()
+                    run.log({"step": state.step, "epoch": epoch, "lr": run.sched.get_last_lr()[0],
+                             **{k: float(v) for k, v in parts.items()}, "loss": mean, "samples_per_s": seen / max(time.time() - t0, 1e-9)})
+                    bar.set_postfix(loss=f"{mean:.3f}")
+                if signum: raise _interrupted(run, signum)
+                if cfg.eval.every and state.step % cfg.eval.every == 0 and state.step < tc.steps:
+                    r = run_benchmarks(unwrap_model(run.model), cfg.eval, acc, progress=False if quiet else None)
+                    run.log({"step": state.step, **{f"eval/{k}": v for k, v in r.items()}})
+                if state.step % tc.save_every == 0 or state.step == tc.steps: _save(run)
+                if state.step >= tc.steps: break
     return state.step
 
 # %% ../nbs/50_train.ipynb #06035b7d
@@ -304,7 +358,8 @@ def train(cfg, quiet: bool = False) -> dict:
             if cfg.train.eval_init:
                 results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc, progress=False if quiet else None)
                 if run.acc.is_main_process: write_json(results["init"], run.run_dir / EVAL_INIT)   # for a resumed run's table
-        run_steps(run, quiet)
+        try: run_steps(run, quiet)
+        except Stopped: run.acc.end_training(); raise       # diverged or a signal: the trackers flushed, no final evaluation
         return finish(run, results, quiet)
     finally:
         if cfg.run.dir is not None: unlock_run(cfg.run.dir)
@@ -337,6 +392,12 @@ def main(argv: list[str] | None = None):
         return train(cfg, quiet=quiet)
     except (ConfigError, SetupError, FileNotFoundError) as e:     # a user's mistake: one line, exit status 2
         print(f"argent_nb.train: error: {e}", file=sys.stderr); sys.exit(2)
+    except Stopped as e:                                          # diverged (1) or a signal during the steps (130, 143): one line,
+        if os.environ.get("RANK", "0") == "0":                    # from the main process of several
+            print(f"argent_nb.train: {'error: ' if e.status == 1 else ''}{e}", file=sys.stderr)
+        sys.exit(e.status)
+    except KeyboardInterrupt:                                     # Ctrl-C outside the steps (start-up, evaluations): one line
+        print("argent_nb.train: interrupted outside the training steps; checkpoints already written are kept", file=sys.stderr); sys.exit(130)
 
 # %% ../nbs/50_train.ipynb #c2e43c50
 #| eval: false
