@@ -23,15 +23,15 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 MAX_EXPORT_LINES = 40
 _DRAWS = re.compile(r"\bplt\.|\.subplots\(|\bplot_\w+\(")
-_CLASS = re.compile(r"^(@[\w.]+(\(.*\))?\s*\n)*class\s", re.M)
 
 
 def _is_class_cell(src: str) -> bool:
-    "An exported cell whose one top-level definition is a class (decorators allowed): exempt from the line cap."
+    "An exported cell that holds one class and nothing else at the top level: exempt from the line cap."
+    import ast
     body = "\n".join(l for l in src.splitlines() if not l.lstrip().startswith("#|"))
-    tops = re.findall(r"^(?:@|class\s|def\s|async\s+def\s)", body, re.M)
-    defs = [t for t in tops if not t.startswith("@")]
-    return len(defs) == 1 and defs[0].startswith("class") and _CLASS.search(body) is not None
+    try: tree = ast.parse(body)
+    except SyntaxError: return False
+    return len(tree.body) == 1 and isinstance(tree.body[0], ast.ClassDef)
 
 
 _MACHINE_PATH = re.compile(r"(?<![\w.])/(?:work|tmp|root|home|Users|private/var|var/folders)/|[A-Za-z]:\\\\Users\\\\|site-packages")

@@ -229,9 +229,10 @@ class Collator:
             tokens, raw = _tokenize_texts(self.tokenizer, texts, self.keep_raw); out.update(tokens)
         return Batch(**out, raw=raw)
 
-# %% ../../nbs/05_core.data.ipynb #b2b6d8ab
+# %% ../../nbs/05_core.data.ipynb #1f508602
 Node = tuple
 
+# %% ../../nbs/05_core.data.ipynb #b2b6d8ab
 class Taxonomy:
     "A rooted tree whose nodes are name tuples; built from its leaf paths. Ranks are 0-based below the root."
     # the nodes, built from the leaf paths: sorted root first then rank by rank, children, ranks, leaves

@@ -36,10 +36,10 @@ def _angle_from_grams(uu: Tensor, vv: Tensor, uv: Tensor, eps: float) -> Tensor:
     a2, b2 = (su + sv - 2 * c).clamp_min(0), (su + sv + 2 * c).clamp_min(0)
     return 2 * torch.atan2(torch.sqrt(a2 + e2), torch.sqrt(b2 + e2))
 
-# %% ../../nbs/03_core.radial.ipynb #8d49b552
+# %% ../../nbs/03_core.radial.ipynb #6bc5898f
 GENERICNESS = ("distance", "cosine")
 
-
+# %% ../../nbs/03_core.radial.ipynb #8d49b552
 @register_geometry
 class RadialGeometry(CosineGeometry):
     "RE's geometry (RE sec. 3-4): unit-sphere embeddings in R^D around a root point r (the model's embedding of '')."
