@@ -128,7 +128,7 @@ DATASETS = Registry("dataset", default="hiershapes")
 BENCHMARKS = Registry("benchmark", default=("hiershapes", "pep", "tree", "norms"))
 "name -> benchmark function `fn(model, cfg, accelerator=None) -> {metric: float}` (with its config group `fn.Params`)."
 HEADS = Registry("head", default="euclidean")
-"name -> geometry head class (`core.models.Head`)."
+"name -> geometry head class (`core.heads.Head`)."
 GEOMETRIES = Registry("geometry", default="cosine")
 "name -> `core.geometry.Geometry` subclass."
 REGISTRIES = {r.kind: r for r in (METHODS, DATASETS, BENCHMARKS, HEADS, GEOMETRIES)}
