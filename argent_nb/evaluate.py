@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
-from .core.registry import BENCHMARKS, answer_help
+from .core.registry import BENCHMARKS, Once, answer_help
 answer_help("evaluate", __name__)     # `python -m argent_nb.evaluate --help`: the saved text, before torch loads (01_core.registry)
 import numpy as np
 import torch
@@ -404,7 +404,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
         epilog="keys (key=value or eval.key=value; defaults shown; the first run's `eval` group and then the command line override them):\n"
                + config_help(eval_config_class()()) + f"\n\nbenchmarks: {sorted(BENCHMARKS)}; each has its own group of keys (`pep.*`, `re.*`, ...)")
     p.add_argument("items", nargs="+", metavar="RUN | key=value", help="run folders (holding config.yaml) or checkpoints inside them, and eval config overrides, e.g. n=500 split=novel")
-    p.add_argument("--config", default=None, help="yaml file of evaluation keys, nested by group (e.g. configs/eval_argent_table.yaml); the key=value arguments override it")
+    p.add_argument("--config", default=None, action=Once, help="yaml file of evaluation keys, nested by group (e.g. configs/eval_argent_table.yaml); the key=value arguments override it")
     p.add_argument("--out", default=None, help="output folder (default: a new evaluations/<timestamp>); with one run, a FILE.json writes only that run's record")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None, help="also evaluate each run's initial model (default: with several runs)")
     p.add_argument("--allow-torchscript", action="store_true", help="load a TorchScript archive named as a run's model.pretrained: it RUNS CODE stored in the file, so only for a file you trust (a run's saved model.allow_torchscript is never taken)")

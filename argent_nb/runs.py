@@ -4,7 +4,7 @@
 
 # %% ../nbs/45_runs.ipynb #98464941
 from __future__ import annotations
-import hashlib, inspect, json, os, re, shutil, subprocess, sys
+import hashlib, inspect, json, os, pickle, re, shutil, subprocess, sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -18,11 +18,13 @@ from .core.weights import read_state_dict
 
 # %% auto #0
 __all__ = ['CONFIG', 'CHECKPOINTS', 'LATEST', 'METRICS', 'EVAL', 'EVAL_INIT', 'PLOTS', 'FINISHED', 'CHECKPOINT_WEIGHTS',
-           'CHECKSUMS', 'RESUME_MAY_CHANGE', 'LOCK', 'checkpoint_name', 'step_of', 'write_checksums',
-           'checkpoint_problem', 'save_checkpoint', 'latest_checkpoint', 'run_files', 'resume_point', 'MetricsLog',
-           'read_metrics', 'resume_records', 'write_json', 'find_run_dir', 'read_run_config', 'resume_changes',
-           'check_resume_config', 'lock_run', 'unlock_run', 'run_in_use', 'find_checkpoint', 'LoadReport', 'load_state',
-           'build_run_model', 'load_run_model', 'is_finished', 'read_eval', 'train_run', 'evaluate_run']
+           'CHECKSUMS', 'TRAINING_STATE', 'RESUME_MAY_CHANGE', 'LOCK', 'checkpoint_name', 'step_of', 'write_checksums',
+           'checkpoint_problem', 'save_training_state', 'read_training_state', 'load_training_state',
+           'state_files_problem', 'save_checkpoint', 'latest_checkpoint', 'check_run_dir', 'run_files', 'resume_point',
+           'MetricsLog', 'read_metrics', 'resume_records', 'write_json', 'find_run_dir', 'read_run_config',
+           'resume_changes', 'check_resume_config', 'lock_run', 'unlock_run', 'run_in_use', 'find_checkpoint',
+           'LoadReport', 'CheckpointMismatch', 'load_state', 'build_run_model', 'load_run_model', 'is_finished',
+           'read_eval', 'train_run', 'evaluate_run']
 
 # %% ../nbs/45_runs.ipynb #2c5a3cb7
 CONFIG, CHECKPOINTS, LATEST, METRICS, EVAL, EVAL_INIT, PLOTS = (
@@ -34,6 +36,8 @@ CHECKPOINT_WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 "Accelerate's weight file names for the first prepared model (safetensors, then pickle)."
 CHECKSUMS = "checksums.json"
 "The list of a checkpoint's files with their sizes and SHA-256 (`write_checksums`)."
+TRAINING_STATE = "training_state"
+"A checkpoint's scheduler, method and trainer state: `training_state.json`, its tensors in `training_state.safetensors`."
 
 # %% ../nbs/45_runs.ipynb #ea6989c2
 _STEP_DIR = re.compile(r"^(?:step|checkpoint)_(\d+)$")
@@ -82,19 +86,111 @@ def checkpoint_problem(folder: str | os.PathLike, only: Sequence[str] | None = N
         if _sha256(f) != want["sha256"]: return f"{f} is damaged: its SHA-256 differs from the one written with the checkpoint"
     return None
 
+# %% ../nbs/45_runs.ipynb #fc964fa0
+def _split_tensors(x, key: str, tensors: dict):
+    "`x` as plain JSON, its tensors moved into `tensors` (left as `{'__tensor__': key}`); `TypeError` naming the key otherwise."
+    if isinstance(x, Tensor): tensors[key] = x.detach().cpu().contiguous(); return {"__tensor__": key}
+    if isinstance(x, dict):
+        if bad := [k for k in x if not isinstance(k, str) or k == "__tensor__"]:
+            raise TypeError(f"state {key}: keys must be strings other than '__tensor__', got {bad!r}")
+        return {k: _split_tensors(v, f"{key}.{k}", tensors) for k, v in x.items()}
+    if isinstance(x, (list, tuple)): return [_split_tensors(v, f"{key}.{i}", tensors) for i, v in enumerate(x)]
+    if x is None or type(x) in (bool, int, float, str): return x
+    raise TypeError(f"state {key} is a {type(x).__name__}; a checkpoint's state holds tensors, numbers, strings, lists "
+                    "and string-keyed dicts only")
+
+def _join_tensors(x, tensors: dict, where: str):
+    "The inverse of `_split_tensors`."
+    if isinstance(x, dict):
+        if set(x) == {"__tensor__"}:
+            if x["__tensor__"] not in tensors: raise ValueError(f"{where}: tensor {x['__tensor__']!r} is missing")
+            return tensors[x["__tensor__"]]
+        return {k: _join_tensors(v, tensors, where) for k, v in x.items()}
+    if isinstance(x, list): return [_join_tensors(v, tensors, where) for v in x]
+    return x
+
+# %% ../nbs/45_runs.ipynb #00a0864b
+def save_training_state(folder: str | os.PathLike, objects: dict) -> None:
+    "Write the `state_dict()` of each of `objects` (name -> object) to `folder/training_state.{json,safetensors}`."
+    from safetensors.torch import save_file
+    tensors, folder = {}, Path(folder)
+    data = {name: _split_tensors(obj.state_dict(), name, tensors) for name, obj in objects.items()}
+    save_file(tensors, str(folder / f"{TRAINING_STATE}.safetensors"))
+    (folder / f"{TRAINING_STATE}.json").write_text(json.dumps(data, indent=1) + "\n")
+
+def _legacy_state(folder: Path, objects: dict) -> dict:
+    "Checkpoints written before `training_state`: Accelerate's `custom_checkpoint_N.pkl`, in registration order."
+    import torch
+    out = {}
+    for i, name in enumerate(objects):
+        f = folder / f"custom_checkpoint_{i}.pkl"
+        if not f.is_file(): raise FileNotFoundError(f"{folder} holds no {TRAINING_STATE}.json and no {f.name}; not a checkpoint of this trainer")
+        try: out[name] = torch.load(f, map_location="cpu", weights_only=True)
+        except pickle.UnpicklingError as e: raise ValueError(_refused(f, e)) from None
+    return out
+
+def read_training_state(folder: str | os.PathLike) -> dict:
+    "The states a checkpoint's `training_state.{json,safetensors}` hold, name -> state dict (tensors included)."
+    from safetensors.torch import load_file
+    f = Path(folder) / f"{TRAINING_STATE}.json"
+    try: raw, tensors = json.loads(f.read_text()), load_file(str(f.with_suffix(".safetensors")))
+    except (json.JSONDecodeError, UnicodeDecodeError, OSError) as e: raise ValueError(f"{f} (or its .safetensors) is damaged: {e}") from None
+    if not isinstance(raw, dict): raise ValueError(f"{f}: expected a mapping of names to states, got {type(raw).__name__}")
+    return {n: _join_tensors(v, tensors, str(f)) for n, v in raw.items()}
+
+def load_training_state(folder: str | os.PathLike, objects: dict) -> None:
+    "Load each of `objects` (name -> object with `load_state_dict`) from a checkpoint; nothing in it is executed."
+    folder = Path(folder)
+    data = read_training_state(folder) if (folder / f"{TRAINING_STATE}.json").is_file() else _legacy_state(folder, objects)
+    if missing := [n for n in objects if n not in data]:
+        raise ValueError(f"{folder / TRAINING_STATE}.json holds no state for {missing}; it has {sorted(data)}")
+    for name, obj in objects.items(): obj.load_state_dict(data[name])
+
+# %% ../nbs/45_runs.ipynb #df226a9e
+def _refused(f: Path, e: Exception) -> str:
+    m = re.search(r"WeightsUnpickler error: ([^\n]*?)(?: was not an allowed global.*)?$", str(e), re.M)
+    why = m.group(1).strip() if m else str(e).splitlines()[0]
+    return (f"{f} holds more than tensors and plain values ({why}); torch's weights-only loader refused it and nothing "
+            "in it was run. Only resume from checkpoints you trust")
+
+def state_files_problem(folder: str | os.PathLike) -> str | None:
+    """None if every file of checkpoint `folder` that resuming reads can be read without running code: each
+    `*.safetensors` opens (its header and size agree), each pickle-based file (Accelerate's optimizer and RNG states,
+    `*.bin`, `*.pkl`) loads with torch's weights-only unpickler (Accelerate's `load`, as `load_state` reads it); else
+    one line naming the file. For checkpoints without `checksums.json`, whose files were never checked."""
+    from accelerate.utils.other import load
+    from safetensors import SafetensorError, safe_open
+    for f in sorted(p for p in Path(folder).iterdir() if p.is_file()):
+        if f.suffix == ".safetensors":
+            try:
+                with safe_open(str(f), "pt") as h: h.keys()
+            except (SafetensorError, OSError) as e: return f"{f} is damaged: {str(e).splitlines()[0]}"
+        if f.suffix not in (".bin", ".pkl"): continue
+        try: load(f, map_location="cpu")
+        except pickle.UnpicklingError as e: return _refused(f, e)
+        except (EOFError, RuntimeError) as e: return f"{f} is damaged: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+    return None
+
 # %% ../nbs/45_runs.ipynb #99a93ead
-def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2) -> Path:
-    "Atomically save the full training state as `run_dir/checkpoints/step_N` with its checksums; prune to the newest `keep`."
+def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2, state: dict | None = None) -> Path:
+    """Atomically save the full training state as `run_dir/checkpoints/step_N` with its checksums: Accelerate's (model,
+    optimizer, RNG) and `state` (name -> object with `state_dict`, `save_training_state`); prune to the newest `keep`."""
     root = Path(run_dir) / CHECKPOINTS
     tmp, final = root / f".tmp-{checkpoint_name(step)}", root / checkpoint_name(step)
     if accelerator.is_main_process:
         if tmp.exists(): shutil.rmtree(tmp)
         root.mkdir(parents=True, exist_ok=True)
     accelerator.wait_for_everyone()
-    accelerator.save_state(str(tmp), safe_serialization=True)
-    accelerator.wait_for_everyone()
+    try:
+        accelerator.save_state(str(tmp), safe_serialization=True)
+        accelerator.wait_for_everyone()
+        if accelerator.is_main_process:
+            if state: save_training_state(tmp, state)
+            write_checksums(tmp)                            # sizes + SHA-256 of every file, checked on resume
+    except BaseException:                                   # a full disk, an error: no half-written folder stays behind
+        if accelerator.is_main_process: shutil.rmtree(tmp, ignore_errors=True)
+        raise
     if accelerator.is_main_process:
-        write_checksums(tmp)                                # sizes + SHA-256 of every file, checked on resume
         if final.exists(): shutil.rmtree(final)
         os.replace(tmp, final)
         ptr = root / f"{LATEST}.tmp"; ptr.write_text(final.name); os.replace(ptr, root / LATEST)
@@ -111,6 +207,19 @@ def latest_checkpoint(run_dir: Path) -> Path | None:
     p = ptr.parent / ptr.read_text().strip()
     if not p.is_dir(): raise FileNotFoundError(f"{ptr} names {p.name}, which does not exist")
     return p
+
+# %% ../nbs/45_runs.ipynb #49279c67
+def check_run_dir(run_dir: str | os.PathLike) -> None:
+    """Raise a one-line error when `run_dir` cannot hold a run: it is a file, a file stands where a folder of its path
+    should be, or the nearest existing folder of its path is not writable. Nothing is created."""
+    p = Path(run_dir)
+    if p.exists() and not p.is_dir(): raise NotADirectoryError(f"run.dir={p} is a file; expected a folder (a new one or a run's)")
+    a = p
+    while not a.exists() and a != a.parent: a = a.parent
+    if not a.is_dir(): raise NotADirectoryError(f"run.dir={p}: {a} is a file, so no folder can be made under it")
+    probe = a / f".argent_nb-write-test-{os.getpid()}"
+    try: probe.mkdir(); probe.rmdir()                   # os.access says yes to root on a read-only file system
+    except OSError as e: raise PermissionError(f"run.dir={p}: cannot create folders in {a} ({e.strerror})") from None
 
 # %% ../nbs/45_runs.ipynb #b1f0a001
 def run_files(run_dir: str | os.PathLike) -> list[str]:
@@ -138,7 +247,11 @@ def resume_point(run_dir: Path, resume: str | None, say=None) -> Path | None:
         if problem := checkpoint_problem(p): raise ValueError(f"train.resume={resume!r}: {problem}")
         return p
     found = sorted((p for p in ckpts.glob("step_*") if p.is_dir()), reverse=True) if ckpts.is_dir() else []
-    if not found: raise FileNotFoundError(f"train.resume='latest': no checkpoint found (no {ckpts}/step_N)")
+    if not found:
+        held = run_files(run_dir)
+        raise FileNotFoundError(f"train.resume='latest': no checkpoint found (no {ckpts}/step_N)" + (
+            f"; the run in {run_dir} stopped before its first one: start it again in another run.dir, or remove "
+            f"{', '.join(held)} from {run_dir} to start afresh there" if held else ""))
     damaged = []
     for ckpt in found:
         if (problem := checkpoint_problem(ckpt)) is None:
@@ -345,6 +458,10 @@ def _run_arch(weights: Path) -> str | None:
     return None
 
 # %% ../nbs/45_runs.ipynb #1dd22b93
+class CheckpointMismatch(RuntimeError):
+    "A checkpoint whose tensors do not fit the model: the message lists them; `summary` says it in one line (for a CLI)."
+    def __init__(self, message: str, summary: str): super().__init__(message); self.summary = summary
+
 def load_state(model: nn.Module, path: str | os.PathLike, strict: bool = True) -> LoadReport:
     """Load a checkpoint of this project (run folder, checkpoint folder or weights file, see `find_checkpoint`) into
     `model`. `strict`: raise, naming missing/unexpected keys and shape mismatches, unless everything fits; otherwise
@@ -359,14 +476,17 @@ def load_state(model: nn.Module, path: str | os.PathLike, strict: bool = True) -
     rep = _load_report(model, sd, f)
     if strict and not rep.ok:
         arch = _run_arch(f)
-        raise RuntimeError(
+        raise CheckpointMismatch(
             f"checkpoint {f} does not fit this {getattr(model, 'arch', None) or type(model).__name__} model"
             f"{f'; it was written by arch {arch}' if arch else ''}:\n"
             f"  {len(rep.missing)} missing keys: {rep.missing[:10]}\n"
             f"  {len(rep.unexpected)} unexpected keys: {rep.unexpected[:10]}\n"
             f"  {len(rep.mismatched)} shape mismatches (key, checkpoint, model): {rep.mismatched[:10]}\n"
             f"Build the model with the checkpoint's arch and head, or use load_state(model, path, strict=False) to load "
-            f"only the tensors that fit.")
+            f"only the tensors that fit.",
+            summary=f"{f} does not fit this {getattr(model, 'arch', None) or type(model).__name__} model"
+                    f"{f' (it was written by arch {arch})' if arch else ''}: {len(rep.missing)} missing keys, "
+                    f"{len(rep.unexpected)} unexpected keys, {len(rep.mismatched)} shape mismatches; use the checkpoint's arch and head")
     fit = {k: v for k, v in sd.items() if k in target and v.shape == target[k].shape}
     model.load_state_dict(fit, strict=False)
     rep.loaded = len(fit)

@@ -4,11 +4,11 @@
 
 # %% ../nbs/50_train.ipynb #66a82289
 from __future__ import annotations
-import contextlib, dataclasses, itertools, json, math, os, shutil, signal, sys, time
+import contextlib, dataclasses, errno, itertools, json, math, os, shutil, signal, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
-from .core.registry import DATASETS, Method, answer_help, get_method
+from .core.registry import DATASETS, Method, Once, answer_help, get_method
 answer_help("train", __name__)        # `python -m argent_nb.train --help`: the saved text, before torch loads (01_core.registry)
 import torch
 from torch import nn
@@ -20,7 +20,8 @@ from .core.schema import DataCfg, OptimCfg, default_config
 from .eval.report import results_table
 from .eval.suite import check_eval, bar_disable, run_benchmarks
 from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
-                            check_resume_config, lock_run, resume_point, resume_records, save_checkpoint, unlock_run, write_json)
+                            CheckpointMismatch, check_resume_config, check_run_dir, load_training_state, lock_run, resume_point,
+                            resume_records, save_checkpoint, state_files_problem, unlock_run, write_json)
 
 # %% auto #0
 __all__ = ['build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState',
@@ -102,6 +103,10 @@ class Run:
     cfg: Any; acc: Any; method: Method; dataset: Any; model: nn.Module; opt: Any; sched: Any; dl: Any
     sampler: Any; stream: bool; state: TrainState; run_dir: Path; resume: Path | None; say: Any; log: Any = None
     signal: int = 0         # the number of a SIGINT/SIGTERM received during the steps (`_signals_deferred`), else 0
+    @property
+    def saved_state(self) -> dict:
+        "What a checkpoint holds besides Accelerate's model, optimizer and RNG states (`runs.save_training_state`)."
+        return {"scheduler": self.sched, "method": self.method, "trainer": self.state}
 
 # %% ../nbs/50_train.ipynb #90af5013
 def _default_run_dir(cfg) -> str:
@@ -151,18 +156,22 @@ def _checked_request(cfg):
         set_seed(cfg.run.seed)
         dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
         _check_request(cfg, method, dataset)
-        model = build_run_model(arch=cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
-                                cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets,
-                                allow_torchscript=cfg.model.allow_torchscript)
+        try: model = build_run_model(arch=cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
+                                     cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets,
+                                     allow_torchscript=cfg.model.allow_torchscript)
+        except CheckpointMismatch as e: raise ValueError(f"model.init_from: {e.summary}") from e
         run_dir = [cfg.run.dir or _default_run_dir(cfg)]
         broadcast_object_list(run_dir)                       # every process uses the main process's folder name
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
+        check_run_dir(run_dir)                               # a file, under a file, or a read-only place
         resume = resume_point(run_dir, cfg.train.resume, acc.print)
-        if resume is not None: check_resume_config(resume, to_dict(cfg))
+        if resume is not None:
+            check_resume_config(resume, to_dict(cfg))
+            if problem := state_files_problem(resume): raise ValueError(f"train.resume: {problem}")
         acc.wait_for_everyone()                              # every process checked the folder before the main one writes to it
         if acc.is_main_process: lock_run(run_dir)           # a second trainer on this folder: refused (released when this process ends)
         return acc, method, dataset, model, run_dir, resume
-    except (KeyError, ValueError, FileNotFoundError, FileExistsError, TypeError) as e:
+    except (KeyError, ValueError, FileNotFoundError, FileExistsError, NotADirectoryError, PermissionError, TypeError) as e:
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
 
@@ -197,7 +206,6 @@ def setup(cfg, quiet: bool = False) -> Run:
     if stream: model, opt = acc.prepare(model, opt)
     else: model, opt, dl = acc.prepare(model, opt, dl)
     state = TrainState()
-    for obj in (sched, method, state): acc.register_for_checkpointing(obj)
     acc.project_configuration.logging_dir = str(run_dir)
     acc.init_trackers("tb")
     bar.update(); bar.close()
@@ -270,7 +278,7 @@ def _save(run: Run) -> Path:
         last = latest_checkpoint(run.run_dir)
         raise Stopped(f"training diverged at step {run.state.step}: the weights are not finite (the loss was); stopped without "
                       f"saving them; last good checkpoint: {last if last else 'none'}", 1)
-    return save_checkpoint(run.acc, run.run_dir, run.state.step, run.cfg.train.keep)
+    return save_checkpoint(run.acc, run.run_dir, run.state.step, run.cfg.train.keep, state=run.saved_state)
 
 # %% ../nbs/50_train.ipynb #25f29770
 def _interrupted(run: Run, signum: int) -> Stopped:
@@ -350,7 +358,8 @@ def train(cfg, quiet: bool = False) -> dict:
         run = setup(cfg, quiet)
         results = {"run_dir": str(run.run_dir)}
         if run.resume is not None:
-            run.acc.load_state(str(run.resume)); run.say(f"resumed from {run.resume} at step {run.state.step}")
+            run.acc.load_state(str(run.resume)); load_training_state(run.resume, run.saved_state)   # no pickle: runs.save_training_state
+            run.say(f"resumed from {run.resume} at step {run.state.step}")
             notice = lambda m: print(f"notice: {m}", file=sys.stderr)          # a partial metrics line dropped
             if init := resume_records(run.run_dir, run.state.step, run.acc, notice): results["init"] = init
         else:
@@ -371,7 +380,7 @@ def train_parser():
     p = argparse.ArgumentParser(prog="argent_nb.train", formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Train and evaluate a model. Every config key with its default:\n\n" + config_help(default_config()),
                                 epilog="Example: accelerate launch -m argent_nb.train train.steps=100 optim.lr=1e-3")
-    p.add_argument("--config", help="yaml file with config groups (see configs/)")
+    p.add_argument("--config", action=Once, help="yaml file with config groups (see configs/); give it once")
     p.add_argument("--quiet", action="store_true", help="no progress bar or table")
     p.add_argument("overrides", nargs="*", help="key=value")
     return p
@@ -396,6 +405,10 @@ def main(argv: list[str] | None = None):
         if os.environ.get("RANK", "0") == "0":                    # from the main process of several
             print(f"argent_nb.train: {'error: ' if e.status == 1 else ''}{e}", file=sys.stderr)
         sys.exit(e.status)
+    except OSError as e:                                          # a fault of the machine, said in words: exit status 1
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
+        print(f"argent_nb.train: error: the disk is full (writing {e.filename or 'a file'}); free space and resume with "
+              "train.resume=latest: checkpoints already written are kept", file=sys.stderr); sys.exit(1)
     except KeyboardInterrupt:                                     # Ctrl-C outside the steps (start-up, evaluations): one line
         print("argent_nb.train: interrupted outside the training steps; checkpoints already written are kept", file=sys.stderr); sys.exit(130)
 

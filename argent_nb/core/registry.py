@@ -4,7 +4,7 @@
 
 # %% ../../nbs/01_core.registry.ipynb #adbd93ba
 from __future__ import annotations
-import dataclasses, importlib, importlib.metadata, importlib.resources, json, os, pkgutil, sys
+import argparse, dataclasses, importlib, importlib.metadata, importlib.resources, json, os, pkgutil, sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 from .config import doc
@@ -12,7 +12,7 @@ from .config import doc
 # %% auto #0
 __all__ = ['PLUGIN_GROUP', 'HELP_FILE', 'METHODS', 'DATASETS', 'BENCHMARKS', 'HEADS', 'GEOMETRIES', 'REGISTRIES',
            'register_method', 'register_head', 'register_geometry', 'Registry', 'PluginError', 'discover', 'help_text',
-           'saved_help', 'save_help', 'answer_help', 'Method', 'get_method', 'DatasetSpec', 'params_group']
+           'saved_help', 'save_help', 'answer_help', 'Once', 'Method', 'get_method', 'DatasetSpec', 'params_group']
 
 # %% ../../nbs/01_core.registry.ipynb #602af4b6
 class Registry(dict):
@@ -119,6 +119,14 @@ def answer_help(prog: str, name: str, argv: list[str] | None = None, out=None) -
     if (text := saved_help(prog)) is None: return
     (out or sys.stdout).write(text); sys.exit(0)
 
+
+# %% ../../nbs/01_core.registry.ipynb #a6d746a0
+class Once(argparse.Action):
+    "An argparse option that may be given once: a second one is a usage error (exit status 2), not silently the winner."
+    def __call__(self, parser, namespace, values, option_string=None):
+        if (old := getattr(namespace, self.dest, None)) is not None:
+            parser.error(f"{option_string} given twice ({old} and {values}); give it once (merge the files)")
+        setattr(namespace, self.dest, values)
 
 # %% ../../nbs/01_core.registry.ipynb #82031817
 METHODS = Registry("method", default="argent")

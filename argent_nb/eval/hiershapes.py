@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 import numpy as np
+import torch
+from torch import Tensor
 from ..core.config import doc
 from ..core.hiershapes import TAXONOMY
 from ..core.metrics import retrieval_metrics, zero_shot_accuracy
@@ -15,7 +17,8 @@ from .suite import benchmark_params, embed_dataset, register_benchmark
 from ..core.schema import EvalCfg
 
 # %% auto #0
-__all__ = ['rank_label_sets', 'HierShapesParams', 'hiershapes_benchmark', 'hiershapes_chance']
+__all__ = ['rank_label_sets', 'HierShapesParams', 'hiershapes_benchmark', 'hiershapes_chance', 'rank_refinement',
+           'pixel_statistics', 'nn_rank_agreement']
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #c5bb00f1
 def rank_label_sets(scenes: Sequence, j: int, taxonomy=TAXONOMY) -> np.ndarray:
@@ -68,3 +71,51 @@ def hiershapes_chance(cfg: EvalCfg) -> dict[str, float]:
     out["zs_mean_top1"] = float(np.mean(top1))
     out["zs_subject_mean_top1"] = float(np.mean([1 / len(r) for r in TAXONOMY.ranks]))
     return out
+
+# %% ../../nbs/81_eval.hiershapes.ipynb #301013fd
+def rank_refinement(rank_labels) -> np.ndarray:
+    """[R]: at each rank j, the fraction of the image pairs sharing the rank-(j-1) taxon (at j = 0: all pairs) that also
+    share the rank-j taxon; `rank_labels` int [N, R] (taxon indices, rank 0 first). 1 at rank j: the labels of rank j
+    refine nothing on these images, so every per-rank metric scores ranks j-1 and j alike for every model."""
+    lab = np.asarray(rank_labels)
+    if lab.ndim != 2 or len(lab) < 2 or not np.issubdtype(lab.dtype, np.integer):
+        raise ValueError(f"rank_labels must be integer taxon indices [N >= 2, R], got shape {lab.shape} and dtype {lab.dtype}")
+    pairs = [len(lab) * (len(lab) - 1)]
+    for j in range(lab.shape[1]):
+        _, cnt = np.unique(lab[:, :j + 1], axis=0, return_counts=True)        # a taxon is its path: ranks 0..j
+        pairs.append(int((cnt * (cnt - 1)).sum()))
+    return np.array([p / q if q else np.nan for p, q in zip(pairs[1:], pairs[:-1])])
+
+# %% ../../nbs/81_eval.hiershapes.ipynb #5ec68de8
+def pixel_statistics(images, threshold: float = 0.25) -> Tensor:
+    """[N, 4] model-free image features: the mean colour of each image's foreground (the pixels more than `threshold`
+    from the image's per-channel median in some channel) and log(1 + its pixel count); `images` [N, 3, H, W] in [0, 1]."""
+    x = torch.as_tensor(images, dtype=torch.float32)
+    if x.ndim != 4 or x.shape[1] != 3: raise ValueError(f"images must be [N, 3, H, W], got shape {tuple(x.shape)}")
+    med = x.flatten(2).median(2).values[:, :, None, None]
+    fg = ((x - med).abs().amax(1) > threshold).float()                              # [N, H, W]
+    n = fg.flatten(1).sum(1)
+    mean = (x * fg[:, None]).flatten(2).sum(2) / n.clamp(min=1)[:, None]
+    return torch.cat([mean, torch.log1p(n)[:, None]], 1)
+
+# %% ../../nbs/81_eval.hiershapes.ipynb #b8574618
+def nn_rank_agreement(features, rank_labels) -> dict[str, np.ndarray]:
+    """Per rank j (arrays [R]): "R@1", the fraction of images whose nearest other image (Euclidean distance between
+    `features` [N, D], ties: the first) shares their rank-j taxon, over the images with another image of that taxon
+    (RCME's image-to-image R@1); "given_parent", the same fraction over those whose nearest image shares their
+    rank-(j-1) taxon (rank 0: all): how often rank j is kept once its parent is. nan where no image qualifies."""
+    X, lab = torch.as_tensor(features, dtype=torch.float64), np.asarray(rank_labels)
+    if X.ndim != 2 or lab.ndim != 2 or len(X) != len(lab) or len(X) < 2:
+        raise ValueError(f"features [N >= 2, D] and rank_labels [N, R] must match, got {tuple(X.shape)} and {lab.shape}")
+    d = torch.cdist(X, X); d.fill_diagonal_(torch.inf)
+    nn = d.argmin(1).numpy()
+    path = lambda j: np.unique(lab[:, :j + 1], axis=0, return_inverse=True, return_counts=True)
+    R = lab.shape[1]; r1, given = np.full(R, np.nan), np.full(R, np.nan)
+    kept = np.ones(len(lab), dtype=bool)                                   # nearest image shares rank j-1
+    for j in range(R):
+        _, inv, cnt = path(j); inv = inv.reshape(-1)
+        same, scored = inv[nn] == inv, cnt[inv] > 1
+        if scored.any(): r1[j] = same[scored].mean()
+        if (scored & kept).any(): given[j] = same[scored & kept].mean()
+        kept = same
+    return {"R@1": r1, "given_parent": given}

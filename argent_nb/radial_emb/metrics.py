@@ -468,9 +468,10 @@ def check_re(cfg, rp: REBenchParams) -> None:
     from argent_nb.datasets.common import open_first_images
     from argent_nb.datasets.hierarcaps import HierarCaps
     from argent_nb.datasets.hyperlex import read_hyperlex
-    check_requires(rp, hierarcaps_images="hierarcaps", breeds_images="breeds")
     check_paths(rp, hierarcaps=lambda v: HierarCaps(v, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size),
                 hyperlex=read_hyperlex, breeds=lambda v: open_first_images(_breeds_files(rp)[1]))
+    check_requires(rp, hierarcaps_images="hierarcaps", breeds_images="breeds",
+                   hierarcaps="hierarcaps_images")            # HierarCaps is scored image -> text: its images are needed
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #75647c89
 @register_benchmark("re", Params=REBenchParams, check=check_re)
