@@ -23,8 +23,8 @@ from .runs import (CHECKPOINTS, CONFIG, EVAL, EVAL_INIT, build_run_model, find_c
 
 # %% auto #0
 __all__ = ['NOT_METHOD', 'one_line', 'RunSpec', 'read_run', 'suite_config', 'method_key', 'group_runs', 'init_key',
-           'initial_model', 'Entry', 'EvalError', 'evaluate_model', 'Request', 'check_request', 'evaluate_request',
-           'aggregate', 'write_outputs', 'Comparison', 'run_request', 'evaluate_parser', 'main']
+           'initial_model', 'Entry', 'EvalError', 'evaluate_model', 'Request', 'check_request', 'control_entries',
+           'evaluate_request', 'aggregate', 'write_outputs', 'Comparison', 'run_request', 'evaluate_parser', 'main']
 
 # %% ../nbs/51_evaluate.ipynb #3740f70d
 def one_line(e: BaseException | str) -> str:
@@ -74,7 +74,7 @@ def suite_config(spec: RunSpec, overrides: Sequence[str] = (), config: str | Pat
     group = {k: v for k, v in (spec.cfg.get("eval") or {}).items() if k != "plots_dir"}
     try: cfg = apply(eval_config_class()(), group)
     except ConfigError as e: raise ConfigError(f"{spec.run / 'config.yaml'}: its eval group: {one_line(e)}") from e
-    return load_config(cfg, config, [o[5:] if o.startswith("eval.") else o for o in overrides])
+    return load_config(cfg, config, [o[5:] if o.startswith("eval.") else o for o in overrides], as_given=list(overrides))
 
 # %% ../nbs/51_evaluate.ipynb #873216fd
 NOT_METHOD = ("run.seed", "run.dir", "train.resume")
@@ -163,7 +163,7 @@ def initial_model(spec: RunSpec, allow_torchscript: bool = False):
 class Entry:
     "One evaluated model: a run (its checkpoint) or an initial model; `results` or the `error` that stopped it."
     label: str
-    kind: str                 # 'run' or 'init'
+    kind: str                 # 'run', 'init' or 'control'
     name: str                 # the run folder (or the init's identity)
     seed: int | None = None
     checkpoint: str | None = None
@@ -210,6 +210,7 @@ class Request:
     plots: Path | None             # where benchmark figures go (None: none)
     baseline: bool                 # evaluate the initial models too
     allow_torchscript: bool = False  # the user's own opt-in (--allow-torchscript); a run's saved config never opts in
+    controls: bool = False         # also score the length-only and bag-of-words controls (`eval.controls`)
 
 # %% ../nbs/51_evaluate.ipynb #256676df
 def _inside(p: Path, folder: Path) -> bool:
@@ -230,7 +231,7 @@ def _out_folder(out: str | None, now: datetime.datetime | None = None) -> Path:
 
 # %% ../nbs/51_evaluate.ipynb #1cc5bd27
 def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str | None = None, baseline: bool | None = None,
-                  config: str | None = None, allow_torchscript: bool = False) -> Request:
+                  config: str | None = None, allow_torchscript: bool = False, controls: bool = False) -> Request:
     """Everything about a request that can be checked before a model is loaded or a file is written: the runs (folder,
     config; with one run, its checkpoint), the suite (`check_eval`: names, values, data files), the output places."""
     if not paths: raise ConfigError("give at least one run folder or checkpoint")
@@ -256,7 +257,7 @@ def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str 
             if p is not None and _inside(p, s.run): raise ConfigError(f"{what} {p}: inside run folder {s.run}; the evaluation writes outside the runs, never into them")
     if plots is not None and plots.exists() and not plots.is_dir(): raise ConfigError(f"plots_dir {plots}: is a file, expected a folder")
     rows = {specs[0].run.name: specs} if len(specs) == 1 else group_runs(specs)
-    return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline, allow_torchscript)
+    return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline, allow_torchscript, controls)
 
 # %% ../nbs/51_evaluate.ipynb #dc52276e
 def _ckpt(p) -> Path | None:
@@ -264,6 +265,19 @@ def _ckpt(p) -> Path | None:
     try: return find_checkpoint(p).resolve()
     except OSError: return None
 
+
+# %% ../nbs/51_evaluate.ipynb #f403010a
+def control_entries(req: Request, acc=None, strict: bool = False, say: Callable = print) -> list[Entry]:
+    "With `req.controls`: an `Entry` per control of `eval.controls.control_models`, with the first run's tokenizer."
+    if not req.controls: return []
+    from argent_nb.eval.controls import control_models
+    out = []
+    for name, ctl in control_models(req.cfg, like=initial_model(req.specs[0])[0]).items():
+        say(f"control {name}")
+        e = Entry(name, "control", name)
+        e.results, _, e.error = evaluate_model(lambda c=ctl: (c, None), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, name)
+        out.append(e)
+    return out
 
 # %% ../nbs/51_evaluate.ipynb #df750c0d
 def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callable = load_run_model, init: Callable = initial_model,
@@ -284,6 +298,7 @@ def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callabl
         e = Entry("init" if len(descs) == 1 else f"init ({desc})", "init", desc, s.seed if ident[0] == "build" else None)
         e.results, _, e.error = evaluate_model(lambda: init(s, **ts), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, f"initial model of {s.path}")
         entries.append(e)
+    entries += control_entries(req, acc, strict, say)
     for i, (lab, s) in enumerate(todo):
         e = Entry(lab, "run", str(s.path), s.seed, str(s.ckpt) if s.ckpt else None, s.step, note=s.note)
         say(f"[{len(inits) + i + 1}/{n}] {lab}: {s.path}" + (": no checkpoint" if s.problem else ""))
@@ -408,6 +423,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="output folder (default: a new evaluations/<timestamp>); with one run, a FILE.json writes only that run's record")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None, help="also evaluate each run's initial model (default: with several runs)")
     p.add_argument("--allow-torchscript", action="store_true", help="load a TorchScript archive named as a run's model.pretrained: it RUNS CODE stored in the file, so only for a file you trust (a run's saved model.allow_torchscript is never taken)")
+    p.add_argument("--controls", action="store_true", help="also score the controls that must lose: a length-only scorer and a bag-of-words scorer (rows control:length, control:bow)")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error; stop at the first model that fails")
     return p
 
@@ -417,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> Comparison:
     a = evaluate_parser().parse_intermixed_args(argv)
     try:
         paths = [x for x in a.items if "=" not in x or Path(x).exists()]
-        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config, a.allow_torchscript)
+        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config, a.allow_torchscript, a.controls)
         except (ValueError, TypeError, OSError) as e:   # every check's kind: a mistake in the request
             if isinstance(e, (ConfigError, FileNotFoundError, DataFormatError)): raise
             raise ConfigError(one_line(e)) from e

@@ -11,8 +11,8 @@ import yaml
 
 # %% auto #0
 __all__ = ['ConfigError', 'doc', 'config_keys', 'check_value', 'renamed_field', 'renamed_value', 'renamed_notice', 'warn_renamed',
-           'rename_old_keys', 'set_key', 'flatten', 'apply', 'validate', 'load_config', 'to_dict', 'save_config',
-           'config_help']
+           'rename_old_keys', 'set_key', 'yaml_load', 'flatten', 'apply', 'validate', 'load_config', 'to_dict',
+           'save_config', 'config_help']
 
 # %% ../../nbs/00_core.config.ipynb #c3c66889
 class ConfigError(ValueError):
@@ -185,6 +185,39 @@ def set_key(cfg, key: str, value):
             f = next(f for f in fields(node) if f.name == p)
             setattr(node, p, check_value(_coerce(value, _hint(node, p), key), f, key))
 
+# %% ../../nbs/00_core.config.ipynb #834b8bae
+def _repeated_key(node, name: str, prefix: str = "", seen: set | None = None):
+    "Raise ConfigError at the first mapping in the composed yaml `node` tree that gives a key twice (dotted path, both places)."
+    seen = set() if seen is None else seen
+    if id(node) in seen: return                                       # an alias met again (or a recursive structure)
+    seen.add(id(node))
+    at = lambda k: k.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        first = {}
+        for k, v in node.value:
+            if k.tag == "tag:yaml.org,2002:merge": continue              # `<<: *base` overrides by design
+            key = f"{prefix}{k.value}" if isinstance(k, yaml.ScalarNode) else None
+            if key is not None and (k.tag, k.value) in first:
+                a = first[(k.tag, k.value)]
+                where = (f"lines {at(a)} and {at(k)}" if at(a) != at(k) else
+                         f"line {at(k)}, columns {a.start_mark.column + 1} and {k.start_mark.column + 1}")
+                raise ConfigError(f"{name}: key {key} is given twice, on {where}; yaml would keep the last silently: give it once")
+            if key is not None: first[(k.tag, k.value)] = k
+            _repeated_key(v, name, f"{key}." if key is not None else prefix, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value): _repeated_key(v, name, f"{prefix.removesuffix('.')}[{i}].", seen)
+
+def yaml_load(text: str, name: str = "yaml", prefix: str = ""):
+    """`yaml.safe_load(text)` that refuses a mapping giving a key twice (at any depth): a ConfigError naming `name` (the
+    file), the key's dotted path (after `prefix`) and both lines. Malformed yaml raises `yaml.YAMLError` as safe_load does."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None: return None
+        _repeated_key(node, name, prefix)
+        return loader.construct_document(node)
+    finally: loader.dispose()
+
 # %% ../../nbs/00_core.config.ipynb #d0e797d1
 def flatten(d: dict, prefix: str = "") -> dict:
     "A nested dict of config groups (yaml) as `{dotted.key: value}`; a dict with a non-string key is a value."
@@ -203,7 +236,9 @@ def apply(cfg, data: dict | None = None, overrides: typing.Sequence[str] = ()):
     for o in overrides:
         if "=" not in o: raise ConfigError(f"override {o!r} is not of the form key=value")
         k, v = o.split("=", 1)
-        set_key(cfg, k.strip(), yaml.safe_load(v) if v.strip() else "")
+        try: v = yaml_load(v, "command line", prefix=k.strip() + ".") if v.strip() else ""
+        except yaml.YAMLError as e: raise ConfigError(f"{k.strip()}: {v!r} is not a YAML value ({getattr(e, 'problem', None) or type(e).__name__})") from None
+        set_key(cfg, k.strip(), v)
     return cfg
 
 # %% ../../nbs/00_core.config.ipynb #e80c9df3
@@ -217,21 +252,30 @@ def validate(cfg, prefix: str = ""):
     return cfg
 
 # %% ../../nbs/00_core.config.ipynb #46131de9
-def load_config(default, path: str | Path | None = None, overrides: typing.Sequence[str] = ()):
-    "Defaults <- yaml file at `path` <- `key=value` overrides; each value checked as set, then the whole tree (`validate`)."
-    data = None
+def load_config(default, path: str | Path | None = None, overrides: typing.Sequence[str] = (), as_given: typing.Sequence[str] | None = None):
+    """Defaults <- yaml file at `path` (`yaml_load`: a key given twice is refused) <- `key=value` overrides; each value
+    checked as set, then the whole tree (`validate`). An error names where the value came from: the file (`in c.yaml:
+    ...`) or the argument (command line `optim.lr=x`: ...), as the user typed it: `as_given[i]` for `overrides[i]` where a
+    caller rewrote the arguments (the evaluator drops a leading `eval.`)."""
+    cfg = default
     if path is not None:
         path = Path(path)
         if not path.exists(): raise FileNotFoundError(f"config file {path} does not exist")
         if not path.is_file(): raise ConfigError(f"config file {path} is a directory, expected a yaml file")
-        try: data = yaml.safe_load(path.read_text()) or {}
+        raw = path.read_bytes()
+        try: data = yaml_load(raw.decode("utf-8").removeprefix("\ufeff"), str(path)) or {}
         except yaml.YAMLError as e: raise ConfigError(f"{path} is not valid YAML: {' '.join(str(e).split())}") from None
-        except UnicodeDecodeError: raise ConfigError(f"config file {path} is not a text (yaml) file") from None
+        except UnicodeDecodeError as e:
+            line = raw.count(b"\n", 0, e.start) + 1
+            raise ConfigError(f"config file {path} is not a text (yaml) file: line {line} holds byte 0x{raw[e.start]:02x} "
+                              f"({e.reason}); expected UTF-8 text") from None
         if not isinstance(data, dict): raise ConfigError(f"{path} must hold a mapping of config groups, got {type(data).__name__}")
-        try: cfg = apply(default, data, overrides)
+        try: cfg = apply(default, data)
         except ConfigError as e: raise ConfigError(f"in {path}: {e}") from None
-    else: cfg = apply(default, None, overrides)
-    return validate(cfg)
+    for o, shown in zip(overrides, overrides if as_given is None else as_given, strict=True):   # one at a time: a mistake names its argument
+        try: cfg = apply(cfg, None, [o])
+        except ConfigError as e: raise ConfigError(f"command line `{shown}`: {e}") from None
+    return validate(_deepcopy(cfg) if cfg is default else cfg)
 
 # %% ../../nbs/00_core.config.ipynb #4d3f0f57
 def to_dict(cfg) -> dict:
@@ -241,7 +285,9 @@ def to_dict(cfg) -> dict:
 def save_config(cfg, path: str | Path):
     "Write the resolved config as yaml (atomically)."
     path = Path(path); tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False)); tmp.replace(path)
+    try: tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False)); tmp.replace(path)
+    except BaseException:                       # a full disk mid-write: no config.yaml.tmp left behind
+        tmp.unlink(missing_ok=True); raise
 
 # %% ../../nbs/00_core.config.ipynb #a56c966c
 def _rules_text(f) -> str:

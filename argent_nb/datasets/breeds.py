@@ -138,7 +138,8 @@ class BreedsHierarchy:
 # %% ../../nbs/73_datasets.breeds.ipynb #d3db6597
 def _read_class_info(p: Path) -> list:
     "The (class number, wnid, name) triplets of `dataset_class_info.json`, checked."
-    try: info = json.loads(p.read_text(encoding="utf-8-sig"))
+    try:
+        with open_text(p) as f: info = json.load(f)
     except json.JSONDecodeError as e: raise DataFormatError.at(p, f"invalid JSON at column {e.colno}: {e.msg}", line=e.lineno) from None
     if not isinstance(info, list) or not info:
         raise DataFormatError.at(p, f"expected a non-empty JSON list of [class number, wnid, name] triplets, got {type(info).__name__}")

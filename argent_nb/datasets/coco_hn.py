@@ -81,8 +81,6 @@ def read_jsonl_records(path) -> list:
                 if line.strip(): out.append(json.loads(line))
         except json.JSONDecodeError as e:
             raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno}); expected one JSON record per line", line=n) from None
-        except UnicodeDecodeError as e:
-            raise DataFormatError.at(path, f"not UTF-8 text ({e.reason} at byte {e.start} of a line); expected JSON lines") from None
     return out
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #e1a7c3d0

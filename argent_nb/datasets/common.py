@@ -4,7 +4,7 @@
 
 # %% ../../nbs/70_datasets.common.ipynb #a470c0ba
 from __future__ import annotations
-import csv, gzip, io, json
+import csv, gzip, io, itertools, json, zlib
 from pathlib import Path
 from typing import Sequence
 import numpy as np
@@ -13,8 +13,9 @@ from torch import Tensor
 from PIL import Image
 
 # %% auto #0
-__all__ = ['where', 'DataFormatError', 'open_text', 'read_json', 'json_field', 'read_csv_rows', 'to_rgb', 'open_image',
-           'resize_center_crop', 'resize_border', 'pil_to_tensor', 'load_image', 'check_folder', 'open_first_images']
+__all__ = ['where', 'DataFormatError', 'find_non_utf8', 'not_utf8_error', 'TextFile', 'open_text', 'read_json', 'json_field',
+           'read_csv_rows', 'to_rgb', 'open_image', 'resize_center_crop', 'resize_border', 'pil_to_tensor',
+           'load_image', 'check_folder', 'open_first_images']
 
 # %% ../../nbs/70_datasets.common.ipynb #15854e63
 def where(path, row: int | None = None, line: int | None = None, entry: int | None = None,
@@ -36,14 +37,64 @@ class DataFormatError(ValueError):
         "The error `<where(path, **loc)>: <what>`; `loc` as in `where` (row, line, entry, sample, field)."
         return cls(f"{where(path, **loc)}: {what}")
 
+# %% ../../nbs/70_datasets.common.ipynb #55d6bea6
+def find_non_utf8(chunks) -> tuple[int, int, str] | None:
+    """Where the bytes `chunks` (byte strings read in order from one file) first stop being UTF-8: (1-based line, byte
+    offset, what is there), or None if they all decode. Lines end at the newline byte, which no multi-byte UTF-8 character holds."""
+    off, line, rest = 0, 1, b""
+    for chunk in itertools.chain(chunks, [None]):
+        buf = rest + (chunk or b"")
+        cut = len(buf) if chunk is None else buf.rfind(b"\n") + 1          # whole lines now, the rest with the next chunk
+        part, rest = buf[:cut], buf[cut:]
+        try: part.decode("utf-8")
+        except UnicodeDecodeError as e:
+            at = off + e.start
+            return line + part.count(b"\n", 0, e.start), at, f"byte 0x{part[e.start]:02x} at byte offset {at} ({e.reason})"
+        off, line = off + len(part), line + part.count(b"\n")
+    return None
+
+# %% ../../nbs/70_datasets.common.ipynb #f70a9a18
+def not_utf8_error(path: str | Path) -> DataFormatError:
+    """The one-line error for a text file (`.gz`: its decompressed text) that is not UTF-8: the file, the line of the first
+    bad byte, the byte and its offset (`find_non_utf8`, reading the file again), and what was expected."""
+    path = Path(path)
+    with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as f:
+        bad = find_non_utf8(iter(lambda: f.read(1 << 20), b""))
+    if bad is None: return DataFormatError.at(path, "not UTF-8 text; expected a UTF-8 text file")   # it was changed meanwhile
+    line, _, what = bad
+    return DataFormatError.at(path, f"not UTF-8 text: {what}{' of the decompressed text' if path.suffix == '.gz' else ''}; "
+                                    "expected a UTF-8 text file (save it as UTF-8)", line=line)
+
+# %% ../../nbs/70_datasets.common.ipynb #8691e0ed
+class TextFile:
+    """A text file opened by `open_text`, read as any text file is (`read`, `readline`, iteration, `with`): bytes that are
+    not UTF-8 raise `not_utf8_error` (the file and the line), a damaged `.gz` stream a `DataFormatError` naming the file,
+    in place of a bare `UnicodeDecodeError` / `BadGzipFile` that names neither."""
+    def __init__(self, f, path: Path): self.f, self.path = f, Path(path)
+    def _call(self, fn, *a):
+        try: return fn(*a)
+        except UnicodeDecodeError: raise not_utf8_error(self.path) from None
+        except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+            raise DataFormatError(f"{self.path} is not a readable gzip file ({type(e).__name__}: {e}); expected gzip-compressed text") from None
+    def read(self, size: int = -1) -> str: return self._call(self.f.read, size)
+    def readline(self, size: int = -1) -> str: return self._call(self.f.readline, size)
+    def readlines(self) -> list: return list(self)
+    def __iter__(self): return self
+    def __next__(self) -> str: return self._call(self.f.__next__)
+    def close(self): self.f.close()
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.f.close()
+    def __getattr__(self, name): return getattr(self.f, name)          # name, closed, seek, ...
+
 # %% ../../nbs/70_datasets.common.ipynb #a19bfd87
-def open_text(path: str | Path):
-    "Open a text file for reading (UTF-8, BOM dropped), decompressing `.gz` files; `newline=''` as `csv` wants."
+def open_text(path: str | Path) -> TextFile:
+    """Open a text file for reading (UTF-8, BOM dropped), decompressing `.gz` files; `newline=''` as `csv` wants. Bytes that
+    are not UTF-8 are a `DataFormatError` naming the file and the line (`TextFile`)."""
     path = Path(path)
     if path.is_dir(): raise DataFormatError(f"{path} is a folder, expected a data file")
     if not path.is_file(): raise FileNotFoundError(f"data file {path} does not exist")
-    if path.suffix == ".gz": return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
-    return open(path, encoding="utf-8-sig", newline="")
+    if path.suffix == ".gz": return TextFile(gzip.open(path, "rt", encoding="utf-8-sig", newline=""), path)
+    return TextFile(open(path, encoding="utf-8-sig", newline=""), path)
 
 # %% ../../nbs/70_datasets.common.ipynb #e92b6dd8
 def read_json(path: str | Path):

@@ -13,7 +13,7 @@ import yaml
 from torch import Tensor
 from torch.utils.data import Dataset
 
-from .common import DataFormatError, json_field, open_image, read_json, pil_to_tensor, resize_center_crop
+from .common import DataFormatError, json_field, open_image, open_text, read_json, pil_to_tensor, resize_center_crop
 
 # %% auto #0
 __all__ = ['ARO_FILES', 'VALSE_INSTRUMENTS', 'VLC_CATEGORIES', 'SUGARCREPE_FILES', 'CompItem', 'load_aro', 'load_valse',
@@ -169,7 +169,8 @@ def _vlc_texts(path, rec, key: str, loc: dict) -> tuple[str, ...]:
 # %% ../../nbs/76_datasets.compositional.ipynb #b555cc69
 def _vlc_corpus(ypath: Path, base: Path, root: Path | None) -> list[CompItem]:
     "The items of one VL-CheckList corpus (yaml) file; source = its annotation file."
-    try: spec = yaml.safe_load(ypath.read_text())
+    try:
+        with open_text(ypath) as f: spec = yaml.safe_load(f.read())
     except yaml.YAMLError as e: raise DataFormatError.at(ypath, f"not valid yaml ({type(e).__name__})") from None
     for k in ("ANNO_PATH", "IMG_ROOT", "TYPE"): json_field(spec, k, ypath, str)
     cat = vlc_category(ypath, spec["TYPE"], root)

@@ -16,7 +16,7 @@ from PIL import Image
 import webdataset as wds
 from webdataset.tariterators import base_plus_ext, group_by_keys, tar_file_iterator
 from ..core.data import expand_fields
-from .common import DataFormatError, open_image, pil_to_tensor, resize_border, resize_center_crop, where
+from .common import DataFormatError, find_non_utf8, open_image, pil_to_tensor, resize_border, resize_center_crop, where
 
 # %% auto #0
 __all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox', 'sample_format',
@@ -38,7 +38,9 @@ MIN_BOX_AREA = 32 * 32
 # %% ../../nbs/74_datasets.grit.ipynb #ed95d582
 def _text(raw: dict, member: str, wh: str) -> str:
     try: return raw[member].decode("utf-8")
-    except UnicodeDecodeError as e: raise GritFormatError.at(wh, f"{member} is not UTF-8 text ({e})") from None
+    except UnicodeDecodeError:
+        line, _, what = find_non_utf8([raw[member]])
+        raise GritFormatError.at(wh, f"{member} is not UTF-8 text: line {line}, {what}; expected UTF-8 text") from None
 
 def _image_member(raw: dict, stem: str | None) -> str | None:
     for ext in IMAGE_EXTS:

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/12_radial_emb.method.ipynb #2ae9417a
 from __future__ import annotations
-import copy, math
+import contextlib, copy, math
 from dataclasses import dataclass
 import torch
 from torch import nn
@@ -80,12 +80,15 @@ class RE(Method):
         m = unwrap_model(model)
         dev = accelerator.device if accelerator is not None else torch.device("cpu")
         self.frozen, self.empty = frozen_text_tower(m, dev), m.tokenize([""])
-        with torch.no_grad():
-            self.initial_empty = self.frozen.encode_text(self.empty.to(dev))[0]
+        # the frozen tower runs under the trainer's mixed precision too (Accelerate's autocast wraps only the prepared
+        # model's forward); its outputs in float32, as the prepared model's are
+        self.autocast = accelerator.autocast if accelerator is not None else contextlib.nullcontext
+        with torch.no_grad(), self.autocast():
+            self.initial_empty = self.frozen.encode_text(self.empty.to(dev))[0].float()
             self.fixed_texts = None
             if self.params.root == "mean":
                 texts = [t for i in range(min(self.params.mean_root_samples, len(dataset))) for t in dataset[i]["tiers"]]
-                self.fixed_texts = self.frozen.encode_text(m.tokenize(texts).to(dev))
+                self.fixed_texts = self.frozen.encode_text(m.tokenize(texts).to(dev)).float()
 
     def trainable_parameters(self, model): return text_tower_parameters(model)
 
@@ -95,7 +98,7 @@ class RE(Method):
         if empty.shape[1] != L: raise ValueError(f"the batch's tokens have length {L} but the model's tokenizer gives {empty.shape[1]}")
         tokens = torch.cat([batch.tiers.reshape(B * T, L), batch.tier_negatives.reshape(B * T, L), empty])
         e = model(texts=tokens)["text"]
-        with torch.no_grad(): e_star = self.frozen.encode_text(tokens[:-1])
+        with torch.no_grad(), self.autocast(): e_star = self.frozen.encode_text(tokens[:-1]).float()
         tiers_and_negatives = lambda x: (x[:B * T].view(B, T, -1), x[B * T:2 * B * T].view(B, T, -1))
         return re_step_loss(self.params, *tiers_and_negatives(e), batch.tier_negatives_valid, e[-1],
                             *tiers_and_negatives(e_star), initial_empty=self.initial_empty, fixed_texts=self.fixed_texts)

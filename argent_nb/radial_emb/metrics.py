@@ -359,6 +359,7 @@ def _breeds_hits(c, pairs, s, tid, Cs: Tensor, ks: tuple[int, ...]) -> Tensor:
     G, P = len(Cs), len(pairs)
     kt = torch.tensor(ks, device=c.device)
     out = torch.zeros(G, len(c), len(ks), dtype=torch.bool, device=c.device)
+    if P == 0: return out                                                 # no pair with genericness(x) < genericness(y)
     for sl in _breeds_chunks(len(c), P):
         cc, t = c[sl], tid[sl]
         base = cc[:, pairs[:, 0]] + cc[:, pairs[:, 1]]                   # [n, P], the C-free part

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/22_rcme.method.ipynb #dba0739f
 from __future__ import annotations
-import math
+import contextlib, math
 from dataclasses import dataclass
 import torch
 from ..core.config import doc, validate
@@ -90,6 +90,7 @@ class RCME(Method):
         self.frozen = None
         if self.params.prior_weight > 0:
             self.frozen = frozen_text_tower(m, accelerator.device if accelerator is not None else torch.device("cpu"))
+        self.autocast = accelerator.autocast if accelerator is not None else contextlib.nullcontext   # as in `12_radial_emb.method`
 
     def trainable_parameters(self, model):
         if self.params.cma_weight == 0: return text_tower_parameters(model)
@@ -103,6 +104,6 @@ class RCME(Method):
         out = encode_distinct(model, tokens, batch.images if p.cma_weight > 0 else None)
         e, star = out["text"], None
         if p.prior_weight > 0:
-            with torch.no_grad(): star = self.frozen.encode_text(tokens[:B * R]).view(B, R, -1)
+            with torch.no_grad(), self.autocast(): star = self.frozen.encode_text(tokens[:B * R]).float().view(B, R, -1)
         return rcme_step_loss(p, e[:B * R].view(B, R, -1), e[B * R:2 * B * R].view(B, R, -1), valid, e[-1], out["image"],
                               out["logit_scale"], star, batch.rank_negatives_differ if p.negatives == "rank_matched" else None)
