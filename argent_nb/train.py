@@ -138,6 +138,9 @@ def _check_request(cfg, method, dataset) -> None:
     check_eval(cfg.eval)
     if cfg.data.augment and not getattr(dataset, "augments", False):
         raise ValueError(f"data.augment=true: dataset {cfg.data.name!r} has no training augmentations")
+    if cfg.data.noise and getattr(dataset, "noise", None) != cfg.data.noise:
+        raise ValueError(f"data.noise={cfg.data.noise}: dataset {cfg.data.name!r} (split {cfg.data.split!r}) has no noisy positives; "
+                         "HierShapes 2's train split has them (data.name=hiershapes2 data.split=train)")
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
 

@@ -37,6 +37,8 @@ FIELDS = {f.name: f for f in [
     FieldSpec("tier_negatives_valid", "bools", "which tier negatives exist"),
     FieldSpec("rank_labels", "ints", "R taxon indices (index within the rank), rank 0 most general"),
     FieldSpec("rank_texts", "texts", "R rank texts: taxon names of ranks 0..j joined by spaces"),
+    FieldSpec("rank_names", "texts", "R texts, one per rank: the rank's own name alone in a fixed template (equal token "
+              "count at every rank, no text contains another)"),
     FieldSpec("rank_negatives", "texts", "R rank texts; entry k: a rank-k taxon sharing ranks 0..k-2 with the positive "
               "and differing at rank k-1 (RCME Eq. 5 hard negatives; see `rank_negatives`)",
               ("rank_negatives_valid", "rank_negatives_differ")),
@@ -50,6 +52,8 @@ FIELDS = {f.name: f for f in [
               ("hard_negative_types", "hard_negatives_valid")),
     FieldSpec("hard_negative_types", "ints", "type of each foil, index into HARD_NEGATIVE_TYPES"),
     FieldSpec("hard_negatives_valid", "bools", "which foils exist (missing type -> placeholder, masked)"),
+    FieldSpec("hard_negative_binding", "bools", "per foil: True if binding-only (all its content words are true of "
+              "the scene, wrongly bound), False if a bag of words rejects it (it names something absent)"),
     FieldSpec("box_images", "images", "M object crops [M, 3, H, W]", ("box_texts", "boxes_valid")),
     FieldSpec("box_texts", "texts", "M noun phrases, one per crop", ("box_images", "boxes_valid")),
     FieldSpec("boxes_valid", "bools", "which boxes exist (padding when samples have fewer boxes)"),
@@ -95,6 +99,7 @@ class Batch:
     tier_negatives_valid: Tensor | None = None
     rank_labels: Tensor | None = None
     rank_texts: Tensor | None = None
+    rank_names: Tensor | None = None
     rank_negatives: Tensor | None = None
     rank_negatives_valid: Tensor | None = None
     rank_negatives_differ: Tensor | None = None
@@ -103,6 +108,7 @@ class Batch:
     hard_negatives: Tensor | None = None
     hard_negative_types: Tensor | None = None
     hard_negatives_valid: Tensor | None = None
+    hard_negative_binding: Tensor | None = None
     box_images: Tensor | None = None
     box_texts: Tensor | None = None
     boxes_valid: Tensor | None = None

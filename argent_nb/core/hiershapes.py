@@ -398,7 +398,7 @@ def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs: Sequ
 class HierShapes(Dataset):
     """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
     Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
-    provides = frozenset(FIELDS)
+    provides = frozenset(FIELDS) - {"rank_names", "hard_negative_binding"}   # own names, foil strata: HierShapes 2 only
     taxonomy = TAXONOMY
 
     def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,

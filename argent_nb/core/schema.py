@@ -32,6 +32,7 @@ class DataCfg:
     path: str | None = doc(None, "data file or folder of a real dataset (e.g. a HierarCaps train CSV)")
     image_root: str | None = doc(None, "folder of a real dataset's images")
     augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
+    noise: float = doc(0.0, "noisy positives (HierShapes 2, train split): the fraction of captions and box texts given a wrong name", min=0, max=0.9)
     allow_pickle: bool = doc(False, "read a pickled data file (CE-CLIP's release processed_dataset{k}.npy): unpickling RUNS ANY CODE stored in the file, so only for a file you trust; safer: convert it once, python -m argent_nb.datasets.coco_hn convert IN.npy OUT.jsonl")
 
 # %% ../../nbs/00a_core.schema.ipynb #17215132
