@@ -17,8 +17,8 @@ from .registry import DATASETS, DatasetSpec
 # %% auto #0
 __all__ = ['SUPERCLASSES', 'SUPER_NOUN', 'FAMILIES', 'SIZES', 'STYLES', 'RELATIONS', 'INVERSE', 'RANK_NAMES', 'SHAPES', 'COLOURS',
            'SHAPE_SUPER', 'COLOUR_FAMILY', 'RGB', 'TAXONOMY', 'HELD_OUT', 'ATTRS', 'PROMPT_PREFIXES', 'SPLITS',
-           'DEFAULT_SIZES', 'NP', 'Caption', 'parse', 'Obj', 'relation_holds', 'holds', 'entails', 'object_mask',
-           'render', 'crop', 'mentions_held_out', 'sample_scene', 'foil_candidates', 'make_texts',
+           'DEFAULT_SIZES', 'NP', 'Caption', 'parse', 'parse_with', 'Obj', 'relation_holds', 'holds', 'entails',
+           'object_mask', 'render', 'crop', 'mentions_held_out', 'sample_scene', 'foil_candidates', 'make_texts',
            'rank_negative_texts', 'HierShapes', 'scene_facts', 'oracle_entails']
 
 # %% ../../nbs/06_core.hiershapes.ipynb #15b5f17c
@@ -130,6 +130,12 @@ PROMPT_PREFIXES = ("a photo of ", "a picture of ", "an image of ", "a rendering 
 
 def parse(text: str) -> Caption:
     "Parse a HierShapes text (caption, tier, negative, noun phrase or rank text) into a `Caption`."
+    return parse_with(text, _parse_np)
+
+# %% ../../nbs/06_core.hiershapes.ipynb #7c0884de
+def parse_with(text, parse_np) -> Caption:
+    """The caption grammar of HierShapes (and HierShapes 2): an optional prompt prefix, noun phrases joined by 'and', at
+    most one relation between two of them; `parse_np(chunk, text)` reads one noun phrase (each world its own)."""
     if isinstance(text, Caption): return text
     if not isinstance(text, str): raise TypeError(f"expected a string, got {type(text).__name__}")
     t = " ".join(text.lower().split()).rstrip(".")
@@ -139,11 +145,11 @@ def parse(text: str) -> Caption:
     nps, rel = [], None
     for chunk in t.split(" and "):
         hits = [r for r in RELATIONS if f" {r} " in f" {chunk} "]
-        if not hits: nps.append(_parse_np(chunk, text)); continue
+        if not hits: nps.append(parse_np(chunk, text)); continue
         if rel is not None or len(hits) > 1: raise ValueError(f"{text!r} has more than one relation; at most one is allowed")
         r = hits[0]; left, right = chunk.split(f" {r} ", 1) if f" {r} " in chunk else ("", "")
         if not left.strip() or not right.strip(): raise ValueError(f"relation {r!r} in {text!r} needs a noun phrase on each side")
-        nps += [_parse_np(left, text), _parse_np(right, text)]; rel = (len(nps) - 2, r, len(nps) - 1)
+        nps += [parse_np(left, text), parse_np(right, text)]; rel = (len(nps) - 2, r, len(nps) - 1)
     return Caption(tuple(nps), rel)
 
 # %% ../../nbs/06_core.hiershapes.ipynb #0343f4c7

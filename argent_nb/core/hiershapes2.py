@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import Dataset
 from . import hiershapes as hs1
 from .data import FIELDS, HARD_NEGATIVE_TYPES, expand_fields, rank_negatives
-from .hiershapes import PROMPT_PREFIXES, RELATIONS, Caption, crop, relation_holds
+from .hiershapes import RELATIONS, Caption, crop, parse_with, relation_holds
 from .registry import DATASETS, DatasetSpec
 from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, own_name,
                                  taxonomic_string, traits)
@@ -128,22 +128,8 @@ def _parse_np(chunk: str, text: str, w: World) -> NP:
 # %% ../../nbs/06b_core.hiershapes2.ipynb #f82799cd
 def parse(text, w: World | None = None) -> Caption:
     "Parse a HierShapes 2 text (caption, tier, foil, box text, own name or taxonomic string) into a `Caption`."
-    if isinstance(text, Caption): return text
-    if not isinstance(text, str): raise TypeError(f"expected a string, got {type(text).__name__}")
     w = w or world()
-    t = " ".join(text.lower().split()).rstrip(".")
-    for p in PROMPT_PREFIXES:
-        if t.startswith(p): t = t[len(p):]; break
-    if not t: return Caption()
-    nps, rel = [], None
-    for chunk in t.split(" and "):
-        hits = [r for r in RELATIONS if f" {r} " in f" {chunk} "]
-        if not hits: nps.append(_parse_np(chunk, text, w)); continue
-        if rel is not None or len(hits) > 1: raise ValueError(f"{text!r} has more than one relation; at most one is allowed")
-        left, right = chunk.split(f" {hits[0]} ", 1)
-        if not left.strip() or not right.strip(): raise ValueError(f"relation {hits[0]!r} in {text!r} needs a noun phrase on each side")
-        nps += [_parse_np(left, text, w), _parse_np(right, text, w)]; rel = (len(nps) - 2, hits[0], len(nps) - 1)
-    return Caption(tuple(nps), rel)
+    return parse_with(text, lambda chunk, t: _parse_np(chunk, t, w))     # the first HierShapes' grammar, this world's NPs
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #2161b732
 def holds(scene, text, w: World | None = None) -> bool:
