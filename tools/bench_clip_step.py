@@ -15,7 +15,7 @@ Prints the median seconds per step of each and their ratio (the bar: ours / refe
 text tower trimmed to the batch's longest caption (our default, `HierModel.trim_text`) and once at full context
 length, as open_clip runs it.
 """
-import argparse, copy, os, statistics, sys, tempfile, time
+import argparse, os, statistics, sys, tempfile, time
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
@@ -27,11 +27,11 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads, pinned")
     a = p.parse_args(argv)
     import torch
-    from open_clip.loss import ClipLoss
     from argent_nb.core.config import load_config
     from argent_nb.core.models import unwrap_model
     from argent_nb.core.schema import default_config
     from argent_nb.train import setup, train_step
+    from gpu_check import plain_reference                  # tools/ is on sys.path when this script runs
     torch.set_num_threads(a.threads)
     tmp = tempfile.mkdtemp(prefix="bench_clip_step_")
     cfg = load_config(default_config(), None, [
@@ -41,24 +41,10 @@ def main(argv=None):
     run = setup(cfg, quiet=True)
     batch = next(iter(run.dl))
     hm = unwrap_model(run.model)
-    # the reference: the same tower and weights, the same AdamW settings, open_clip's loss
-    ref = copy.deepcopy(hm.clip).train()
-    og = run.opt.optimizer if hasattr(run.opt, "optimizer") else run.opt
-    ids = {id(q): k for k, q in enumerate(hm.clip.parameters())}
-    ref_params = list(ref.parameters())
-    groups = [{**{k: v for k, v in g.items() if k != "params"},
-               "params": [ref_params[ids[id(q)]] for q in g["params"] if id(q) in ids]} for g in og.param_groups]
-    ref_opt = torch.optim.AdamW([g for g in groups if g["params"]])
-    loss_fn = ClipLoss()
-    with torch.no_grad():
-        images = hm.adapt_images(batch.images)             # resized and normalised once, as a data pipeline would
-    texts = hm.adapt_tokens(batch.captions)                # [B, context_length], open_clip's input
+    ref, reference = plain_reference(run, batch, "no")      # the plain loop of tools/gpu_check.py: a copy of the
+    texts = hm.adapt_tokens(batch.captions)                # tower, the run's AdamW groups, open_clip's ClipLoss
 
     def ours(): train_step(run, batch)
-    def reference():
-        f_img, f_txt, scale = ref(images, texts)
-        loss = loss_fn(f_img, f_txt, scale)
-        loss.backward(); ref_opt.step(); ref_opt.zero_grad(set_to_none=True)
 
     print(f"{a.arch}, batch {a.batch}, {a.threads} thread(s), {a.rounds} interleaved rounds "
           f"(texts: {tuple(texts.shape)} tokens; the batch's longest caption ends at token "

@@ -99,7 +99,7 @@ def build_run(a, method: str, tmp: str, dev):
 
 
 def plain_reference(run, batch, precision: str):
-    """(model, step(module=model)): the plain PyTorch loop of `tools/bench_clip_step.py` over a copy of `run`'s open_clip
+    """(model, step(module=model)): the plain PyTorch loop (also `tools/bench_clip_step.py`'s reference) over a copy of `run`'s open_clip
     towers (same weights), with AdamW in the run's parameter groups and settings and open_clip's `ClipLoss` on
     `module(image, text)` under the run's autocast; images and tokens of `batch` prepared once, as a data pipeline would."""
     import torch
