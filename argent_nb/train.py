@@ -16,7 +16,7 @@ from torch.utils.data import DataLoader, IterableDataset, Sampler
 from .core.config import ConfigError, config_help, load_config, save_config, to_dict, validate
 from .core.data import Collator, check_fields
 from .core.models import unwrap_model
-from .core.schema import DataCfg, OptimCfg, default_config
+from .core.schema import DataCfg, OptimCfg, default_config, eval_world
 from .eval.report import results_table
 from .eval.suite import check_eval, bar_disable, run_benchmarks
 from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
@@ -190,6 +190,7 @@ def setup(cfg, quiet: bool = False) -> Run:
     threads, why = cpu_threads(cfg.train.threads, acc.device.type, int(os.environ.get("LOCAL_WORLD_SIZE", acc.num_processes)))
     if threads: torch.set_num_threads(threads)
     if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / PLOTS)   # benchmarks' figures go with the run
+    if cfg.eval.dataset is None: cfg.eval.dataset = eval_world(cfg.data.name)  # scored on the world it learns
     stream = isinstance(dataset, IterableDataset)   # splits itself across processes and workers; not prepared
     if cfg.train.epochs is not None:
         per_epoch = (dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) // acc.gradient_accumulation_steps

@@ -406,6 +406,7 @@ class HierShapes(Dataset):
     Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
     provides = frozenset(FIELDS) - {"rank_names", "hard_negative_binding"}   # own names, foil strata: HierShapes 2 only
     taxonomy = TAXONOMY
+    text_families = {"rank text": lambda node: parse(TAXONOMY.rank_text(node)).render()}   # family -> node -> noun phrase
 
     def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
                  box_size: int | None = None, max_objects: int = 3, fields=None, transform=None):
@@ -419,6 +420,12 @@ class HierShapes(Dataset):
         self._rank_negs = [k for k in ("rank_negatives", "rank_random_negatives") if self.fields & expand_fields([k])]
         self.transform = transform
 
+    def rank_text(self, node, family: str = "rank text") -> str:
+        "The text of `node` that the `rank_texts` field holds (RCME's rank text: the names from rank 0 down)."
+        if family not in self.text_families: raise KeyError(f"unknown text family {family!r}; HierShapes has {list(self.text_families)}")
+        return TAXONOMY.rank_text(node)
+    def parse(self, text) -> Caption: return parse(text)
+    def oracle_entails(self, premise, conclusion) -> bool: return oracle_entails(premise, conclusion)
     def __len__(self): return self.n
     def __repr__(self): return (f"HierShapes(split={self.split!r}, n={self.n}, seed={self.seed}, "
                                 f"image_size={self.image_size}, max_objects={self.max_objects})")

@@ -15,7 +15,7 @@ from .data import FIELDS, HARD_NEGATIVE_TYPES, expand_fields, rank_negatives
 from .hiershapes import RELATIONS, Caption, crop, parse_with, relation_holds
 from .registry import DATASETS, DatasetSpec
 from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, own_name,
-                                 taxonomic_string, traits)
+                                 taxonomic_string, traits, TEXT_FAMILIES)
 
 # %% auto #0
 __all__ = ['SIZES', 'SIZE_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE', 'FOIL_TYPES', 'FOIL_SLOTS',
@@ -352,6 +352,14 @@ class HierShapes2(Dataset):
         self.transform, self.world = transform, world(self.tree_seed)
 
     taxonomy = property(lambda self: self.world.tree, doc="The tree the objects are drawn from.")
+    text_families = {"own name": lambda node: NP(tuple(node)).render(), "taxonomic string": lambda node: "a " + " ".join(node)}
+    # family -> node -> noun phrase: the own name alone (same length at every rank) first, then the names from rank 0 down
+    def rank_text(self, node, family: str = "own name") -> str:
+        "The text of `node` in `family`: 'a photo of a NAME' (own name) or 'a photo of a N0 N1 ... NAME' (the `rank_texts` field)."
+        if family not in self.text_families: raise KeyError(f"unknown text family {family!r}; HierShapes 2 has {list(self.text_families)}")
+        return TEXT_FAMILIES[family](node)
+    def parse(self, text) -> Caption: return parse(text, self.world)
+    def oracle_entails(self, premise, conclusion) -> bool: return oracle_entails(premise, conclusion, self.world)
     def __len__(self): return self.n
     def __repr__(self): return (f"HierShapes2(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
                                 f"max_objects={self.max_objects}, noise={self.noise})")

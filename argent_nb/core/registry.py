@@ -131,7 +131,7 @@ class Once(argparse.Action):
 # %% ../../nbs/01_core.registry.ipynb #82031817
 METHODS = Registry("method", default="argent")
 "name -> `Method` subclass; the trainer knows methods only through this."
-DATASETS = Registry("dataset", default="hiershapes")
+DATASETS = Registry("dataset", default="hiershapes2")
 "name -> `DatasetSpec` (training datasets: HierShapes, HierarCaps, GRIT shards, ...)."
 BENCHMARKS = Registry("benchmark", default=("hiershapes", "pep", "tree", "norms"))
 "name -> benchmark function `fn(model, cfg, accelerator=None) -> {metric: float}` (with its config group `fn.Params`)."

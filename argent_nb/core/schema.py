@@ -7,11 +7,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from .config import doc
-from .hiershapes import SPLITS
+from .hiershapes2 import SPLITS
 from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
 
 # %% auto #0
-__all__ = ['RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'EvalCfg', 'eval_config_class', 'default_config']
+__all__ = ['EVAL_WORLDS', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world', 'EvalCfg', 'eval_config_class',
+           'default_config']
 
 # %% ../../nbs/00a_core.schema.ipynb #392bcc5c
 @dataclass
@@ -75,11 +76,19 @@ class TrainCfg:
     log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
 
 # %% ../../nbs/00a_core.schema.ipynb #da64385a
+EVAL_WORLDS = ("hiershapes2", "hiershapes")
+"The datasets the HierShapes benchmarks can run on (their vocabularies differ: a model is scored on the world it learnt)."
+
+def eval_world(data_name: str | None) -> str:
+    "The world of `eval.dataset: None`: the training data's (`data.name`) when it is a HierShapes world, else the first."
+    return data_name if data_name in EVAL_WORLDS else EVAL_WORLDS[0]
+
 @dataclass
 class EvalCfg:
     "The keys every benchmark shares: what to run, on which HierShapes samples, in which batches."
     benchmarks: list[str] = doc(["hiershapes"], "benchmarks to run, names in BENCHMARKS")
-    split: str = doc("test", "HierShapes split: train | val | test | novel (held-out compositions)", choices=tuple(SPLITS))
+    dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark); None: the training data's when it is one of them, else hiershapes2", choices=(None, *EVAL_WORLDS))
+    split: str = doc("test", "HierShapes split: train | val | test | novel (held-out compositions) | novel_taxa (held-out subtrees: HierShapes 2)", choices=tuple(SPLITS))
     n: int = doc(1000, "number of samples to evaluate on", min=1)
     batch_size: int = doc(256, "samples per forward pass", min=1)
     seed: int = doc(0, "HierShapes seed (the world the samples are drawn from)", min=0)

@@ -4,34 +4,48 @@
 
 # %% ../../nbs/79_eval.kit.ipynb #072641db
 from __future__ import annotations
-import re
+import functools, re
 from typing import Callable, Sequence
 import torch
 from torch import Tensor
 from ..core.geometry import CosineGeometry, Geometry
 from ..core.hiershapes import HierShapes, TAXONOMY, parse
+from ..core.hiershapes2 import HierShapes2
 from ..core.metrics import class_embeddings, clip_ensemble
 from ..core.radial import RadialGeometry, radial_geometry
 from .suite import encode_texts
 from ..core.schema import EvalCfg
 
 # %% auto #0
-__all__ = ['ZS_TEMPLATES', 'key_safe', 'rank_prompts', 'ensemble_rule', 'zero_shot_classifiers', 'hiershapes_eval_set',
-           'torch_threads', 'entailment_geometry']
+__all__ = ['WORLDS', 'ZS_TEMPLATES', 'key_safe', 'default_world', 'rank_prompts', 'ensemble_rule', 'zero_shot_classifiers',
+           'hiershapes_eval_set', 'torch_threads', 'entailment_geometry']
 
 # %% ../../nbs/79_eval.kit.ipynb #c793e435
 def key_safe(name: str) -> str:
     "A metric-key-safe form of a name: runs of non-alphanumerics become '_' ('colour family' -> 'colour_family')."
     return re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_")
 
+# %% ../../nbs/79_eval.kit.ipynb #5752c554
+WORLDS = {"hiershapes2": HierShapes2, "hiershapes": HierShapes}
+"The benchmark worlds `eval.dataset` names; the first is the default."
+
+@functools.cache
+def default_world() -> HierShapes2:
+    "A dataset of the default world (for its taxonomy, text families, parser and oracle; it draws no sample)."
+    return next(iter(WORLDS.values()))("test", n=1)
+
 # %% ../../nbs/79_eval.kit.ipynb #28b269b6
 ZS_TEMPLATES = ("{}", "a photo of {}", "a picture of {}")
-"Zero-shot prompt templates; `{}` is the class noun phrase with its article (the HierShapes parser reads all three)."
+"Zero-shot prompt templates; `{}` is the class noun phrase with its article (the HierShapes parsers read all three)."
 
 
-def rank_prompts(j: int, templates: Sequence[str] = ZS_TEMPLATES, taxonomy=TAXONOMY) -> list[str]:
-    "The prompts of the classes of rank `j`, class-major (class 0's templates, then class 1's, ...), as `class_embeddings` wants."
-    return [t.format(parse(taxonomy.rank_text(node)).render()) for node in taxonomy.ranks[j] for t in templates]
+def rank_prompts(j: int, templates: Sequence[str] = ZS_TEMPLATES, *, world=None, family: str | None = None) -> list[str]:
+    """The prompts of the classes of rank `j` of `world` (a HierShapes dataset; None: `default_world()`), class-major
+    (class 0's templates, then class 1's, ...), as `class_embeddings` wants; `family`: one of `world.text_families`
+    (None: the first)."""
+    world = world or default_world()
+    phrase = world.text_families[family or next(iter(world.text_families))]
+    return [t.format(phrase(node)) for node in world.taxonomy.ranks[j] for t in templates]
 
 # %% ../../nbs/79_eval.kit.ipynb #79994228
 def ensemble_rule(geometry) -> Callable:
@@ -56,10 +70,11 @@ def zero_shot_classifiers(model, prompt_sets: Sequence[Sequence[str]], n_templat
 
 # %% ../../nbs/79_eval.kit.ipynb #91ba2fa7
 def hiershapes_eval_set(cfg: EvalCfg, fields: Sequence[str] | None = None, *, split: str | None = None, n: int | None = None,
-                        **kwargs) -> HierShapes:
-    "The HierShapes samples `cfg` selects (`split`, `n`, `seed`, `image_size`), with `fields` (None: all), unless overridden."
-    return HierShapes(cfg.split if split is None else split, n=cfg.n if n is None else n, seed=cfg.seed,
-                      image_size=cfg.image_size, fields=None if fields is None else list(fields), **kwargs)
+                        **kwargs) -> HierShapes | HierShapes2:
+    """The samples of the world `cfg.dataset` names (None: the first of `WORLDS`) that `cfg` selects (`split`, `n`, `seed`,
+    `image_size`), with `fields` (None: all), unless overridden."""
+    return WORLDS[cfg.dataset or next(iter(WORLDS))](cfg.split if split is None else split, n=cfg.n if n is None else n,
+        seed=cfg.seed, image_size=cfg.image_size, fields=None if fields is None else list(fields), **kwargs)
 
 # %% ../../nbs/79_eval.kit.ipynb #ee205bd0
 class torch_threads:
