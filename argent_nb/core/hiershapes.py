@@ -488,7 +488,7 @@ def scene_facts(scene: Sequence[Obj]) -> list[Caption]:
 
 
 def _is_scene(x) -> bool:
-    return isinstance(x, (list, tuple)) and len(x) > 0 and all(isinstance(o, Obj) for o in x)
+    return isinstance(x, (list, tuple)) and len(x) > 0 and all(hasattr(o, "satisfies") for o in x)   # objects of either world
 
 
 def oracle_entails(premise, conclusion) -> bool:

@@ -148,15 +148,11 @@ def scene_facts(scene: Sequence[Obj]) -> list:
     return hs1.scene_facts(scene)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #1f32885a
-def _is_scene(x) -> bool:
-    return isinstance(x, (list, tuple)) and len(x) > 0 and all(isinstance(o, Obj) for o in x)
-
 def oracle_entails(premise, conclusion, w: World | None = None) -> bool:
-    "Whether `premise` entails `conclusion`, each a HierShapes 2 text (str or `Caption`) or a scene (list of `Obj`)."
-    if _is_scene(conclusion):
-        facts = scene_facts(conclusion)
-        return all(holds(premise, f) for f in facts) if _is_scene(premise) else all(entails(premise, f, w) for f in facts)
-    return holds(premise, conclusion, w) if _is_scene(premise) else entails(premise, conclusion, w)
+    """Whether `premise` entails `conclusion`, each a HierShapes 2 text (str or `Caption`) or a scene (list of `Obj`):
+    the first HierShapes' oracle on texts parsed in this world."""
+    text = lambda x: x if hs1._is_scene(x) else parse(x, w)
+    return hs1.oracle_entails(text(premise), text(conclusion))
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #cb3340b1
 def caption_words(c: Caption) -> frozenset:

@@ -87,7 +87,6 @@ def eval_world(data_name: str | None) -> str:
 class EvalCfg:
     "The keys every benchmark shares: what to run, on which HierShapes samples, in which batches."
     benchmarks: list[str] = doc(["hiershapes"], "benchmarks to run, names in BENCHMARKS")
-    dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark); None: the training data's when it is one of them, else hiershapes2", choices=(None, *EVAL_WORLDS))
     split: str = doc("test", "HierShapes split: train | val | test | novel (held-out compositions) | novel_taxa (held-out subtrees: HierShapes 2)", choices=tuple(SPLITS))
     n: int = doc(1000, "number of samples to evaluate on", min=1)
     batch_size: int = doc(256, "samples per forward pass", min=1)
@@ -95,6 +94,7 @@ class EvalCfg:
     image_size: int = doc(64, "HierShapes canvas size in pixels; real images (HierarCaps, BREEDS) load at this size too: use the model's input size (224) for them", min=16, max=1024)
     every: int = doc(0, "trainer: evaluate every N steps (0 = only at the end)", min=0)
     plots_dir: str | None = doc(None, "where benchmarks save their figures (the trainer uses RUN/plots); None: no figures")
+    dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark); None: the training data's when it is one of them, else hiershapes2", choices=(None, *EVAL_WORLDS))
 
 def eval_config_class() -> type:
     "`EvalCfg` plus one config group per registered benchmark that declares `Params`; `benchmarks` defaults to the registry's suite."
