@@ -19,7 +19,7 @@ import argparse, os, time
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch
 from argent_nb.core.data import Collator
-from argent_nb.core.hiershapes import HierShapes
+from argent_nb.core.hiershapes2 import HierShapes2
 from argent_nb.core.models import build_model
 from argent_nb.core.losses import CLIP
 from argent_nb.core.registry import METHODS
@@ -110,7 +110,7 @@ def main():
     p.add_argument("--text-buckets", type=int, default=1, help="model.text_buckets of every model: texts encoded in up to N groups of similar length")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
-    ds = HierShapes("train", n=a.batch)
+    ds = HierShapes2("train", n=a.batch)
     res = step_times(a.methods, a.arch, a.batch, a.steps, ds, a.text_buckets)
     print(f"{a.arch}, batch {a.batch}, {a.threads} thread(s), model.text_buckets={a.text_buckets}")
     for m, (t, *_) in res.items(): print(f"{m:9s} {t * 1000:8.1f} ms/step (median of {a.steps})")

@@ -405,6 +405,7 @@ class HierShapes2(Dataset):
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #69822e68
 def _build_hiershapes2(cfg, fields):
+    if cfg.image_size < 32: raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= 32 pixels")
     return HierShapes2(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
                        fields=fields)
 

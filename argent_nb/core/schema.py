@@ -6,13 +6,13 @@
 from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
-from .config import doc
+from .config import ConfigError, doc
 from .hiershapes2 import SPLITS
 from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
 
 # %% auto #0
-__all__ = ['EVAL_WORLDS', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world', 'EvalCfg', 'eval_config_class',
-           'default_config']
+__all__ = ['EVAL_WORLDS', 'WORLD_MIN_IMAGE_SIZE', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world',
+           'EvalCfg', 'eval_config_class', 'check_eval_world', 'default_config']
 
 # %% ../../nbs/00a_core.schema.ipynb #392bcc5c
 @dataclass
@@ -99,6 +99,18 @@ class EvalCfg:
 def eval_config_class() -> type:
     "`EvalCfg` plus one config group per registered benchmark that declares `Params`; `benchmarks` defaults to the registry's suite."
     return params_group(BENCHMARKS, "eval", ("benchmarks", list[str], "benchmarks to run"), base=EvalCfg)
+
+# %% ../../nbs/00a_core.schema.ipynb #74b79e5c
+WORLD_MIN_IMAGE_SIZE = {"hiershapes2": 32, "hiershapes": 16}
+"The smallest canvas each benchmark world draws on (HierShapes 2: six traits per taxon in a cell of a 2x2 grid)."
+
+def check_eval_world(cfg: EvalCfg, prefix: str = "eval.") -> None:
+    "What the world `cfg.dataset` (None: the first of `EVAL_WORLDS`) asks beyond each key's rules: its canvas size and splits."
+    w = cfg.dataset or EVAL_WORLDS[0]
+    if cfg.image_size < WORLD_MIN_IMAGE_SIZE[w]:
+        raise ConfigError(f"{prefix}image_size={cfg.image_size}: {w} draws at >= {WORLD_MIN_IMAGE_SIZE[w]} pixels")
+    if w == "hiershapes" and cfg.split == "novel_taxa":
+        raise ConfigError(f"{prefix}split=novel_taxa: the first HierShapes has no held-out subtrees (hiershapes2 has)")
 
 # %% ../../nbs/00a_core.schema.ipynb #4f9e16c7
 def default_config():
