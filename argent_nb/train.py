@@ -133,8 +133,9 @@ def cpu_threads(threads: int | None, device_type: str, local_processes: int, env
 # %% ../nbs/50_train.ipynb #713878a0
 def _check_request(cfg, method, dataset) -> None:
     """Every key's rules (a config built in code has not met them yet), the evaluation request with its data files
-    (`eval.suite.check_eval`), and what the builders accept but the run cannot use; raises naming the key."""
+    (`eval.suite.check_eval`; `eval.dataset: None` becomes the training data's world), and what the builders accept but the run cannot use; raises naming the key."""
     validate(cfg)
+    if cfg.eval.dataset is None: cfg.eval.dataset = eval_world(cfg.data.name)   # scored on the world it learns
     check_eval(cfg.eval)
     if cfg.data.augment and not getattr(dataset, "augments", False):
         raise ValueError(f"data.augment=true: dataset {cfg.data.name!r} has no training augmentations")
@@ -190,7 +191,6 @@ def setup(cfg, quiet: bool = False) -> Run:
     threads, why = cpu_threads(cfg.train.threads, acc.device.type, int(os.environ.get("LOCAL_WORLD_SIZE", acc.num_processes)))
     if threads: torch.set_num_threads(threads)
     if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / PLOTS)   # benchmarks' figures go with the run
-    if cfg.eval.dataset is None: cfg.eval.dataset = eval_world(cfg.data.name)  # scored on the world it learns
     stream = isinstance(dataset, IterableDataset)   # splits itself across processes and workers; not prepared
     if cfg.train.epochs is not None:
         per_epoch = (dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) // acc.gradient_accumulation_steps
