@@ -16,7 +16,6 @@ from torch import Tensor
 from ..core.config import doc
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.geometry import Geometry
-from ..core.hiershapes import HierShapes
 from ..datasets.compositional import (SUGARCREPE_FILES, VALSE_INSTRUMENTS, VLC_CATEGORIES, CompImages, CompItem,
                                               load_aro, load_sugarcrepe, load_valse, load_vlchecklist)
 from ..eval.kit import hiershapes_eval_set, key_safe
@@ -162,10 +161,21 @@ def compositional_correct(model, items: Sequence[CompItem], image_size: int = 22
     return strict_wins(pos, neg)
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #de607b41
-def foil_accuracy(image_emb, caption_emb, foil_emb, foil_types, foil_valid, geometry: Geometry) -> dict[str, float]:
+def _slot_accuracy(right: Tensor, slots: Tensor, valid: Tensor, name: str) -> dict[str, float]:
+    "{name: accuracy over the valid foils among `slots` (NaN without one), name_invalid: the invalid ones among them}."
+    m = slots & valid
+    return {name: float(right[m].double().mean()) if m.any() else math.nan, f"{name}_invalid": float((slots & ~valid).sum())}
+
+def _nanmean(vals) -> float:
+    vals = [v for v in vals if not math.isnan(v)]
+    return float(np.mean(vals)) if vals else math.nan
+
+def foil_accuracy(image_emb, caption_emb, foil_emb, foil_types, foil_valid, geometry: Geometry, foil_binding=None) -> dict[str, float]:
     """Foil accuracy per hard-negative type (see above): `image_emb`, `caption_emb` [N, D]; `foil_emb` [N, K, D];
-    `foil_types` int [N, K] (indices into `HARD_NEGATIVE_TYPES`); `foil_valid` bool [N, K]. Returns {type: accuracy
-    (NaN without a valid foil), "<type>_invalid": count, "mean"}."""
+    `foil_types` int [N, K] (indices into `HARD_NEGATIVE_TYPES`); `foil_valid` bool [N, K]; `foil_binding` bool [N, K]
+    (binding-only tags) or None. Returns, per type in `foil_types`, {type: accuracy (NaN without a valid foil),
+    "<type>_invalid": count}, and "mean"; with `foil_binding` also "<type>_binding", "<type>_bow" (and their
+    `_invalid`), "mean_binding", "mean_bow"."""
     img, cap, foils = (torch.as_tensor(v).float() for v in (image_emb, caption_emb, foil_emb))
     types, valid = torch.as_tensor(foil_types).long(), torch.as_tensor(foil_valid).bool()
     if img.ndim != 2 or cap.shape != img.shape or foils.ndim != 3 or foils.shape[::2] != img.shape:
@@ -173,32 +183,37 @@ def foil_accuracy(image_emb, caption_emb, foil_emb, foil_types, foil_valid, geom
     if types.shape != foils.shape[:2] or valid.shape != foils.shape[:2]:
         raise ValueError(f"foil_types and foil_valid must be [N, K] = {tuple(foils.shape[:2])}, got {tuple(types.shape)} and {tuple(valid.shape)}")
     if ((types < 0) | (types >= len(HARD_NEGATIVE_TYPES))).any(): raise ValueError(f"foil_types must index HARD_NEGATIVE_TYPES {HARD_NEGATIVE_TYPES}")
+    bind = None if foil_binding is None else torch.as_tensor(foil_binding).bool()
+    if bind is not None and bind.shape != types.shape: raise ValueError(f"foil_binding must be [N, K] = {tuple(types.shape)}, got {tuple(bind.shape)}")
     with torch.no_grad():
         s_pos, s_neg = geometry.similarity(img, cap), geometry.similarity(img[:, None].expand_as(foils), foils)
     if torch.isnan(s_pos).any() or torch.isnan(s_neg[valid]).any(): raise ValueError(f"{geometry!r} gave a NaN similarity")
-    right, out = s_pos[:, None] > s_neg, {}
-    for t, name in enumerate(HARD_NEGATIVE_TYPES):
-        m = (types == t) & valid
-        out[name] = float(right[m].double().mean()) if m.any() else math.nan
-        out[f"{name}_invalid"] = float(((types == t) & ~valid).sum())
-    vals = [out[n] for n in HARD_NEGATIVE_TYPES if not math.isnan(out[n])]
-    return out | {"mean": float(np.mean(vals)) if vals else math.nan}
+    right, out, strata = s_pos[:, None] > s_neg, {}, [] if bind is None else [("binding", bind), ("bow", ~bind)]
+    names = [name for t, name in enumerate(HARD_NEGATIVE_TYPES) if (types == t).any()]
+    for name in names:
+        slots = types == HARD_NEGATIVE_TYPES.index(name)
+        out |= _slot_accuracy(right, slots, valid, name)
+        for tag, b in strata: out |= _slot_accuracy(right, slots & b, valid, f"{name}_{tag}")
+    out["mean"] = _nanmean([out[n] for n in names])
+    return out | {f"mean_{tag}": _nanmean([out[f"{n}_{tag}"] for n in names]) for tag, _ in strata}
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #a4c3d94f
 def hiershapes_foils(model, split: str, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    """`foil_accuracy` of `model` on `cfg.n` HierShapes samples of `split` (seed `cfg.seed`, `cfg.image_size`): one
-    embedding pass for the images, captions and foils."""
-    fields = ["images", "captions", "hard_negatives"]
+    """`foil_accuracy` of `model` on `cfg.n` samples of `split` of the world `cfg.dataset` names (seed `cfg.seed`,
+    `cfg.image_size`), per type and, where the world tags its foils (`hard_negative_binding`: HierShapes 2), per
+    stratum: one embedding pass for the images, captions and foils."""
+    fields = ["images", "captions", "hard_negatives", "hard_negative_binding"]
     ds = hiershapes_eval_set(cfg, fields, split=split)
-    e = embed_dataset(model, ds, fields, cfg.batch_size, accelerator)
-    return foil_accuracy(e["images"], e["captions"], e["hard_negatives"], e["hard_negative_types"], e["hard_negatives_valid"], model.geometry)
+    e = embed_dataset(model, ds, [f for f in fields if f in ds.provides], cfg.batch_size, accelerator)
+    return foil_accuracy(e["images"], e["captions"], e["hard_negatives"], e["hard_negative_types"], e["hard_negatives_valid"],
+                         model.geometry, e.get("hard_negative_binding"))
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #4b6081d8
 @dataclass
 class CECLIPBenchParams:
     "Keys of the `ceclip` benchmark (`eval.ceclip.*`)."
-    hiershapes: bool = doc(True, "HierShapes foil accuracy per hard-negative type on eval.split (seen compositions; test if eval.split is novel), keys foil_*_seen")
-    novel: bool = doc(True, "also on the novel split (held-out shape-colour compositions), keys foil_*_novel")
+    hiershapes: bool = doc(True, "HierShapes foil accuracy per hard-negative type (HierShapes 2: and per stratum, binding-only / bag-of-words-solvable) on eval.split (seen compositions; test if eval.split is novel), keys foil_*_seen")
+    novel: bool = doc(True, "also on the novel split (compositions held out of training), keys foil_*_novel")
     aro: str | None = doc(None, "ARO folder holding visual_genome_{relation,attribution}.json, or one of them (keys aro_*)")
     aro_images: str | None = doc(None, "ARO image folder (default: images/ beside the json files)")
     drop_symmetric: bool = doc(True, "VG-Relation: leave the release's symmetric relations out of the macro average")
@@ -241,22 +256,26 @@ def evaluate_compositional(model, name: str, items, p: CECLIPBenchParams, image_
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #dfad4eff
 def plot_foil_accuracy(results: dict[str, dict], ax=None, title: str | None = None):
-    """Bars of HierShapes foil accuracy per hard-negative type, seen vs novel compositions, for each entry of
-    `results` ({label: `ceclip` keys}); a dashed line at chance (0.5)."""
+    """Bars of HierShapes foil accuracy per hard-negative type (per type x stratum, binding-only / bag-of-words-solvable,
+    where the results hold strata: HierShapes 2), seen vs novel compositions, for each entry of `results` ({label:
+    `ceclip` keys}); a dashed line at chance (0.5)."""
     import matplotlib.pyplot as plt
     ax = ax or plt.subplots(figsize=(8, 3.8))[1]
-    names = [*HARD_NEGATIVE_TYPES, "mean"]
     bars = [(lab, tag) for lab in results for tag in ("seen", "novel") if f"foil_mean_{tag}" in results[lab]]
     if not bars: raise ValueError("results hold no foil_*_seen / foil_*_novel keys (is eval.ceclip.hiershapes on?)")
-    x, w = np.arange(len(names)), 0.8 / len(bars)
+    has = lambda k: any(f"foil_{k}_{tag}" in results[lab] for lab, tag in bars)
+    names = [n for n in (*HARD_NEGATIVE_TYPES, "mean") if has(n)]
+    groups = [(f"{n}_{s}", f"{n}\n{s}") for n in names for s in ("binding", "bow")] if has("mean_binding") else [(n, n) for n in names]
+    x, w = np.arange(len(groups)), 0.8 / len(bars)
     colours = plt.get_cmap("tab20")(np.arange(len(bars)))
     for b, (lab, tag) in enumerate(bars):
-        ax.bar(x + (b - (len(bars) - 1) / 2) * w, [results[lab][f"foil_{n}_{tag}"] for n in names], w,
+        ax.bar(x + (b - (len(bars) - 1) / 2) * w, [results[lab].get(f"foil_{g}_{tag}", math.nan) for g, _ in groups], w,
                label=f"{lab}, {tag}", color=colours[b], hatch="//" if tag == "novel" else None, edgecolor="k", linewidth=0.3)
     ax.axhline(0.5, color="k", ls="--", lw=1, label="chance (0.5)")
-    ax.set_xticks(x); ax.set_xticklabels(names)
-    ax.set(xlabel="hard-negative type of the foil", ylabel="foil accuracy: S(I, caption) > S(I, foil)", ylim=(0, 1.05),
-           title=title or "HierShapes foil accuracy per type, seen vs novel compositions")
+    ax.set_xticks(x); ax.set_xticklabels([g for _, g in groups], fontsize=8)
+    strata = " x stratum (binding-only / bag-of-words-solvable)" if has("mean_binding") else ""
+    ax.set(xlabel=f"hard-negative type{strata} of the foil", ylabel="foil accuracy: S(I, caption) > S(I, foil)", ylim=(0, 1.05),
+           title=title or f"HierShapes foil accuracy per type{strata}, seen vs novel compositions")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
@@ -277,7 +296,8 @@ def check_ceclip(cfg, p: CECLIPBenchParams) -> None:
 # %% ../../nbs/32_ceclip.metrics.ipynb #d5f96094
 @register_benchmark("ceclip", Params=CECLIPBenchParams, check=check_ceclip)
 def ceclip_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    """CE-CLIP's evaluation: HierShapes foil accuracy per hard-negative type on seen and novel compositions, and the
+    """CE-CLIP's evaluation: HierShapes foil accuracy per hard-negative type (HierShapes 2: and per stratum) on seen and
+    novel compositions, and the
     compositional benchmarks whose paths are set in `eval.ceclip.*` (ARO, VALSE, VL-CheckList, SugarCrepe), each
     model scored by its own similarity; with `cfg.plots_dir`, the foil-accuracy figure."""
     p, out = benchmark_params(cfg, "ceclip"), {}

@@ -5,6 +5,7 @@
 # %% ../../nbs/79b_eval.controls.ipynb #77396e10
 from __future__ import annotations
 import functools, hashlib, math, re
+from fractions import Fraction
 from collections import Counter
 from collections.abc import Iterable, Sequence
 import torch
@@ -12,7 +13,7 @@ from torch import Tensor, nn
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.geometry import Geometry
 from ..core.heads import get_head
-from ..core.hiershapes import PROMPT_PREFIXES, HierShapes, parse, scene_facts
+from ..core.hiershapes import PROMPT_PREFIXES, scene_facts
 from ..core.models import LOGIT_SCALE_MAX
 from ..core.schema import EvalCfg
 from .kit import hiershapes_eval_set
@@ -21,7 +22,7 @@ from .suite import benchmark_params, embed_dataset
 # %% auto #0
 __all__ = ['FUNCTION_WORDS', 'ControlModel', 'LengthControl', 'four_squares', 'text_words', 'image_key', 'object_words',
            'scene_words', 'image_word_table', 'BagOfWordsControl', 'control_eval_sets', 'control_models',
-           'foil_outcomes']
+           'foil_outcomes', 'chance_band']
 
 # %% ../../nbs/79b_eval.controls.ipynb #f850ebdb
 class ControlModel(nn.Module):
@@ -140,19 +141,21 @@ def image_key(image: Tensor) -> str:
 # %% ../../nbs/79b_eval.controls.ipynb #36225c6a
 def _said(t) -> str: return t if isinstance(t, str) else t.render()
 
-def object_words(o, taxonomy) -> frozenset[str]:
-    "The words true of object `o` alone: its full noun phrase and the names of its taxonomy lineage (each rank text, raw and parsed)."
+def object_words(o, ds) -> frozenset[str]:
+    """The words true of object `o` of a scene of `ds` alone: its full noun phrase and its lineage, the text of each
+    rank of its leaf in every text family of the dataset (`ds.rank_text`), raw and parsed (`ds.parse`)."""
     texts = [o.np().render()]
     for j in range(len(o.leaf)):
-        rt = taxonomy.rank_text(o.leaf[:j + 1]); texts += [rt, parse(rt).render()]
+        for family in ds.text_families:
+            rt = ds.rank_text(o.leaf[:j + 1], family); texts += [rt, ds.parse(rt).render()]
     return frozenset(w for t in texts for w in text_words(t))
 
 def scene_words(ds, i: int) -> tuple[frozenset[str], list[frozenset[str]]]:
     """(the words true of sample `i`'s scene, each object's `object_words`): the words of its positive texts (caption,
     tiers, rank texts, box texts), of its witness facts (`scene_facts`: full noun phrases, every relation that holds)
-    and of its objects."""
+    and of its objects; all from the dataset `ds` (either HierShapes world)."""
     scene, texts, _ = ds.structured(i, rank_negatives=False, negatives=False)
-    objs = [object_words(o, ds.taxonomy) for o in scene]
+    objs = [object_words(o, ds) for o in scene]
     said = [_said(texts[k]) for k in ("captions",) if k in texts]
     said += [_said(t) for k in ("tiers", "rank_texts", "box_texts") for t in texts.get(k, [])]
     said += [f.render() for f in scene_facts(scene)]
@@ -176,12 +179,12 @@ def image_word_table(ds) -> dict[str, frozenset[str]]:
 class BagOfWordsControl(ControlModel):
     """The bag-of-words scorer: a caption's cosine similarity to an image is (number of its content-word tokens true of
     the scene) / (K sqrt(S)), exactly; its genericness is one of `LEVELS` levels drawn by a hash of the bag (see above).
-    `datasets`: the HierShapes eval sets (or one) whose images and box crops it can embed, looked up by the bytes of
-    the image tensor (`image_word_table`); `tokenizer`: the one whose ids it decodes."""
+    `datasets`: the HierShapes eval sets (or one; either world) whose images and box crops it can embed, looked up by
+    the bytes of the image tensor (`image_word_table`); `tokenizer`: the one whose ids it decodes."""
     N_PAD, LEVELS = 4, 8                              # integer coordinates of a padding (four squares); genericness levels
 
     def __init__(self, datasets, tokenizer, context_length: int, arch: str = "control:bow", pad_id: int = 0):
-        datasets = [datasets] if isinstance(datasets, HierShapes) or not isinstance(datasets, Sequence) else list(datasets)
+        datasets = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
         table = {}
         for d in datasets:
             for k, w in image_word_table(d).items():
@@ -241,14 +244,17 @@ class BagOfWordsControl(ControlModel):
         return torch.round(self.geometry.pairwise_similarity(self.encode_image(images), self.encode_text(texts)) * self.K * math.isqrt(self.S))
 
 # %% ../../nbs/79b_eval.controls.ipynb #d31699ef
-def control_eval_sets(cfg: EvalCfg) -> list[HierShapes]:
-    "The distinct HierShapes eval sets (images and box crops) that the benchmarks of `cfg` embed (see above)."
+def control_eval_sets(cfg: EvalCfg) -> list:
+    """The distinct HierShapes eval sets (images and box crops) that the benchmarks of `cfg` embed, from the world
+    `cfg.dataset` names; in a world with held-out taxa (HierShapes 2) also its `novel_taxa` scenes and single objects."""
     fields, b = ["images", "box_images"], set(cfg.benchmarks)
     sets = [hiershapes_eval_set(cfg, fields)]
     if "ceclip" in b and (p := benchmark_params(cfg, "ceclip")).hiershapes:
         sets.append(hiershapes_eval_set(cfg, fields, split=cfg.split if cfg.split != "novel" else "test"))
         if p.novel: sets.append(hiershapes_eval_set(cfg, fields, split="novel"))
     if "rcme" in b and benchmark_params(cfg, "rcme").hiershapes: sets.append(hiershapes_eval_set(cfg, fields, max_objects=1))
+    if getattr(getattr(sets[0], "world", None), "novel_leaves", None):      # held-out taxa (HierShapes 2): scenes, single objects
+        sets += [hiershapes_eval_set(cfg, fields, split="novel_taxa", max_objects=k) for k in (sets[0].max_objects, 1)]
     return list({d.cache_key: d for d in sets}.values())
 
 # %% ../../nbs/79b_eval.controls.ipynb #76ececc8
@@ -261,24 +267,45 @@ def control_models(eval_cfg: EvalCfg, like: nn.Module) -> dict[str, nn.Module]:
             "control:bow": BagOfWordsControl(control_eval_sets(eval_cfg), like.tokenizer, like.context_length, **kw)}
 
 # %% ../../nbs/79b_eval.controls.ipynb #92b08300
+def _outcomes(d: Tensor, m: Tensor, prefix: str) -> dict[str, float]:
+    "`prefix`_win / _tie / _loss shares of the margins `d[m]`, _tie_aware = win + tie / 2, _n = how many."
+    if not m.any(): return {}
+    win, tie, loss = (float(v.double().mean()) for v in (d[m] > 0, d[m] == 0, d[m] < 0))
+    return {f"{prefix}_win": win, f"{prefix}_tie": tie, f"{prefix}_loss": loss, f"{prefix}_tie_aware": win + tie / 2,
+            f"{prefix}_n": float(m.sum())}
+
 def foil_outcomes(model, cfg: EvalCfg, split: str | None = None, accelerator=None) -> dict[str, float]:
-    """Per hard-negative type t of `cfg.n` HierShapes samples of `split` (default `cfg.split`): `foil_<t>_win`,
-    `foil_<t>_tie` (exactly equal similarity), `foil_<t>_loss` shares of the valid foils, and `foil_<t>_tie_aware` =
-    win + tie / 2 (chance 1/2), each scored by `model.geometry.similarity` of the image with caption and foil."""
-    fields = ["images", "captions", "hard_negatives"]
+    """Per hard-negative type t of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset` names:
+    `foil_<t>_win`, `foil_<t>_tie` (exactly equal similarity), `foil_<t>_loss` shares of the valid foils,
+    `foil_<t>_tie_aware` = win + tie / 2 (chance 1/2) and `foil_<t>_n` (valid foils), each scored by
+    `model.geometry.similarity` of the image with caption and foil; where the foils are tagged (HierShapes 2), the
+    same per stratum, `foil_<t>_binding_*` (binding-only) and `foil_<t>_bow_*` (bag-of-words-solvable)."""
+    fields = ["images", "captions", "hard_negatives", "hard_negative_binding"]
     ds = hiershapes_eval_set(cfg, fields, split=split)
     was = model.training; model.eval()
     try:
-        with torch.no_grad(): e = embed_dataset(model, ds, fields, cfg.batch_size, accelerator)
+        with torch.no_grad(): e = embed_dataset(model, ds, [f for f in fields if f in ds.provides], cfg.batch_size, accelerator)
     finally: model.train(was)
     img, foils, geo = e["images"], e["hard_negatives"], model.geometry
     with torch.no_grad():
         d = (geo.similarity(img, e["captions"])[:, None] - geo.similarity(img[:, None].expand_as(foils), foils)).double()
-    out = {}
+    bind, out = e.get("hard_negative_binding"), {}
     for t, name in enumerate(HARD_NEGATIVE_TYPES):
         m = (e["hard_negative_types"] == t) & e["hard_negatives_valid"].bool()
-        if not m.any(): continue
-        win, tie, loss = (float(v.double().mean()) for v in (d[m] > 0, d[m] == 0, d[m] < 0))
-        out |= {f"foil_{name}_win": win, f"foil_{name}_tie": tie, f"foil_{name}_loss": loss,
-                f"foil_{name}_tie_aware": win + tie / 2}
+        out |= _outcomes(d, m, f"foil_{name}")
+        if bind is not None: out |= _outcomes(d, m & bind, f"foil_{name}_binding") | _outcomes(d, m & ~bind, f"foil_{name}_bow")
     return out
+
+# %% ../../nbs/79b_eval.controls.ipynb #14b529b7
+def chance_band(n: int, level: float = 0.95) -> tuple[float, float]:
+    """The central `level` interval (lo, hi) of the accuracy of a coin on `n` independent two-way items, K / n with
+    K ~ Binomial(n, 1/2): lo = k_lo / n for the smallest k_lo with P(K <= k_lo) >= (1 - level) / 2, hi = k_hi / n for
+    the smallest k_hi with P(K <= k_hi) >= (1 + level) / 2 (exact integer arithmetic)."""
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or int(n) != n or n < 1: raise ValueError(f"n must be a positive integer, got {n!r}")
+    if not 0 < level < 1: raise ValueError(f"level must be in (0, 1), got {level!r}")
+    n = int(n)
+    targets, total, cum, out = [Fraction(1 - level) / 2, Fraction(1 + level) / 2], 2 ** n, 0, []
+    for k in range(n + 1):
+        cum += math.comb(n, k)
+        while targets and Fraction(cum, total) >= targets[0]: out.append(k / n); targets.pop(0)
+    return out[0], out[1]

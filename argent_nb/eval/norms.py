@@ -15,6 +15,7 @@ from torch import Tensor
 
 from ..core.geometry import CosineGeometry, Geometry
 from ..core.hiershapes import HierShapes
+from ..core.hiershapes2 import HierShapes2
 from ..core.lorentz import exp_map0, from_poincare, log_map0, lorentz_distance, lorentz_time, to_poincare
 from .kit import entailment_geometry, hiershapes_eval_set, torch_threads
 from .report import figure_path, save_figure
@@ -31,8 +32,8 @@ COMPONENTS = ("image", "image_box", "text", "text_box")
 "HyCoCLIP's four embedded components."
 
 
-def component_embeddings(model, ds: HierShapes, batch_size: int = 256, accelerator=None) -> dict[str, Tensor]:
-    "Embeddings of the four components of `ds`: images [N, D], valid box crops [B, D], captions [N, D], box texts [B, D]."
+def component_embeddings(model, ds: HierShapes | HierShapes2, batch_size: int = 256, accelerator=None) -> dict[str, Tensor]:
+    "Embeddings of the four components of `ds` (either HierShapes world): images [N, D], valid box crops [B, D], captions [N, D], box texts [B, D]."
     e = embed_dataset(model, ds, ["images", "captions", "box_images"], batch_size, accelerator)
     v = e["boxes_valid"]
     return {"image": e["images"], "image_box": e["box_images"][v], "text": e["captions"], "text_box": e["box_texts"][v]}
@@ -257,10 +258,11 @@ def collapse_diagnostics(components: Mapping[str, Tensor]) -> dict[str, float]:
 # %% ../../nbs/84_eval.norms.ipynb #f5442568
 @register_benchmark("norms")
 def norms_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    """Median norm per component, fraction of parents inside the norm boundary, the collapse diagnostic per component
-    (`norm_cos_<k>`, `norm_erank_<k>`), and (with `cfg.plots_dir`) the figures."""
+    """Median norm per component (`norm_median_<k>`) and per tier (`norm_median_tier_<t>`, t = 1..T), fraction of parents
+    inside the norm boundary, the collapse diagnostic per component (`norm_cos_<k>`, `norm_erank_<k>`), and (with
+    `cfg.plots_dir`) the figures; on the samples of the world `cfg.dataset` names."""
     n = min(cfg.n, 300)
-    ds = hiershapes_eval_set(cfg, n=n)
+    ds = hiershapes_eval_set(cfg, ["images", "captions", "box_images"], n=n)
     geo = entailment_geometry(model, accelerator)
     comps = component_embeddings(model, ds, cfg.batch_size, accelerator)
     norms = component_norms(comps, geo)
@@ -270,11 +272,13 @@ def norms_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     if boundary is not None:
         parents = np.concatenate([norms[k] for k in ("text", "text_box", "image_box")])
         out["norm_parents_inside"] = float((parents < boundary).mean())
-    if not cfg.plots_dir: return out
     # every process takes part in the embedding (it gathers); only the main process draws
     tiers = embed_dataset(model, hiershapes_eval_set(cfg, ["tiers"], n=min(n, 150)), ["tiers"], cfg.batch_size, accelerator)["tiers"]
+    by_tier = {f"tier {t + 1}": tiers[:, t] for t in range(tiers.shape[1])}
+    out.update({f"norm_median_tier_{t + 1}": float(np.median(v)) for t, v in enumerate(component_norms(by_tier, geo).values())})
+    if not cfg.plots_dir: return out
     if (f := figure_path(cfg, "norms.png", accelerator)) is not None:
         save_figure(plot_norms(norms, boundary=boundary, title="norms per component"), f)
-        crd, disk = project_2d({f"tier {t + 1}": tiers[:, t] for t in range(tiers.shape[1])}, geo)
+        crd, disk = project_2d(by_tier, geo)
         save_figure(plot_projection(crd, disk, title="tier texts: " + ("HoroPCA" if disk else "PCA around the root")), f.with_name("projection.png"))
     return out

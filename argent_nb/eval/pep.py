@@ -5,7 +5,6 @@
 # %% ../../nbs/82_eval.pep.ipynb #2e0b8034
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -17,16 +16,18 @@ from torch import Tensor
 
 from ..core.config import doc
 from ..core.geometry import Geometry
-from ..core.hiershapes import HierShapes, oracle_entails
+from ..core.hiershapes import HierShapes
+from ..core.hiershapes2 import HierShapes2
 from ..datasets.hierarcaps import HierarCaps
 from .kit import entailment_geometry, hiershapes_eval_set, torch_threads
 from .suite import benchmark_params, check_paths, check_requires, embed_dataset, register_benchmark
 from ..core.schema import EvalCfg
 
 # %% auto #0
-__all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'HEADLINE', 'PEP_FIELDS', 'pep_probability', 'pep_scores', 'pep_report',
-           'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps', 'matched_pairs', 'pep_paired',
-           'pep_summary', 'plot_pep', 'plot_pep_paired', 'pep_hiershapes', 'PEPParams', 'check_pep', 'pep_benchmark']
+__all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'PAIR_PARTS', 'HEADLINE', 'PEP_FIELDS', 'pep_probability', 'pep_scores',
+           'pep_report', 'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps', 'matched_pairs',
+           'pep_paired', 'pair_parts', 'pep_direction_parts', 'pep_summary', 'plot_pep', 'plot_pep_paired',
+           'pep_hiershapes', 'PEPParams', 'check_pep', 'pep_benchmark']
 
 # %% ../../nbs/82_eval.pep.ipynb #7aa1c816
 def pep_probability(angle):
@@ -231,32 +232,34 @@ def _flat_rows(where: dict, table: np.ndarray, row: np.ndarray, slot: np.ndarray
 
 # %% ../../nbs/82_eval.pep.ipynb #237ef14c
 def _hiershapes_candidates(i: int, scene, texts) -> list[tuple]:
-    "Candidate pairs of one sample: ((ref_a, ref_b, family, kind), ...) with refs (table, row, slot)."
-    T = lambda t: ("tiers", i, t)
-    img, out = ("images", i, 0), []
+    """Candidate pairs of one sample: ((ref_a, ref_b, family, kind), ...) with refs (table, row, slot); tiers P_1..P_T
+    (the last the caption), and box noun phrases against the caption for the objects the caption names."""
+    T, last = (lambda t: ("tiers", i, t)), len(texts["tiers"]) - 1
+    img, out, named = ("images", i, 0), [], len(texts["captions"].nps)
     valid = [t for t, (_, ok) in enumerate(texts["tier_negatives"]) if ok]
-    for t, s in itertools.combinations(range(4), 2):
+    for t, s in itertools.combinations(range(last + 1), 2):
         out += [(T(t), T(s), "text_text", "positive"), (T(s), T(t), "text_text", "reversed")]
-    out += [(("tier_negatives", i, t), T(s), "text_text", "contradiction") for t in valid for s in range(t, 4)]
-    for t in range(4): out += [(T(t), img, "text_image", "positive"), (img, T(t), "text_image", "reversed")]
+    out += [(("tier_negatives", i, t), T(s), "text_text", "contradiction") for t in valid for s in range(t, last + 1)]
+    for t in range(last + 1): out += [(T(t), img, "text_image", "positive"), (img, T(t), "text_image", "reversed")]
     out += [(("tier_negatives", i, t), img, "text_image", "contradiction") for t in valid]
     for k in range(len(scene)):
-        out += [(("box_images", i, k), img, "imagebox_image", "positive"), (img, ("box_images", i, k), "imagebox_image", "reversed"),
-                (("box_texts", i, k), T(3), "textbox_text", "positive"), (T(3), ("box_texts", i, k), "textbox_text", "reversed")]
+        out += [(("box_images", i, k), img, "imagebox_image", "positive"), (img, ("box_images", i, k), "imagebox_image", "reversed")]
+        if k < named: out += [(("box_texts", i, k), T(last), "textbox_text", "positive"), (T(last), ("box_texts", i, k), "textbox_text", "reversed")]
     return out
 
 
-def hiershapes_pairs(ds: HierShapes, indices: Sequence[int] | None = None) -> PEPPairs:
-    """PEP pairs of HierShapes samples `indices` (default: all of `ds`), each labelled by the exact oracle; tables
-    `images`, `tiers`, `tier_negatives`, `box_images`, `box_texts` (the fields `embed_dataset` returns)."""
+def hiershapes_pairs(ds: HierShapes | HierShapes2, indices: Sequence[int] | None = None) -> PEPPairs:
+    """PEP pairs of the samples `indices` (default: all) of a HierShapes world's dataset `ds` (`HierShapes2` or the
+    first `HierShapes`), each labelled by that world's exact oracle, `ds.oracle_entails`; tables `images`, `tiers`,
+    `tier_negatives`, `box_images`, `box_texts` (the fields `embed_dataset` returns)."""
     records, dropped = [], {}
     for i in (range(len(ds)) if indices is None else indices):
-        scene, texts, _ = ds.structured(int(i))
+        scene, texts, _ = ds.structured(int(i), rank_negatives=False)
         sem = {"images": lambda k: scene, "tiers": lambda k: texts["tiers"][k],
                "tier_negatives": lambda k: texts["tier_negatives"][k][0], "box_images": lambda k: [scene[k]],
                "box_texts": lambda k: texts["box_texts"][k]}
         for a, b, fam, kind in _hiershapes_candidates(int(i), scene, texts):
-            truth = oracle_entails(sem[b[0]](b[2]), sem[a[0]](a[2]))     # "a is entailed by b": b |= a
+            truth = ds.oracle_entails(sem[b[0]](b[2]), sem[a[0]](a[2]))     # "a is entailed by b": b |= a
             if truth != (kind == "positive"):
                 dropped[f"{fam}/{kind}"] = dropped.get(f"{fam}/{kind}", 0) + 1; continue
             records.append((a, b, truth, fam, kind))
@@ -336,6 +339,33 @@ def pep_paired(p, pairs: PEPPairs) -> dict[str, float]:
         if len(set(fam.tolist())) > 1: out.update({f"paired_{kind}_{f}": w[fam == f].mean() for f in dict.fromkeys(fam)})
     return {k: float(v) for k, v in out.items()}
 
+# %% ../../nbs/82_eval.pep.ipynb #ddba7413
+PAIR_PARTS = ("tier_tier", "tier_caption")
+"The two parts of the `text_text` family: two tiers before the caption, and a tier (or tier negative) with the caption."
+
+
+def pair_parts(pairs: PEPPairs) -> np.ndarray:
+    """The part of each pair [P] (str): its family, except that `text_text` pairs are `tier_caption` when a side is
+    the last tier slot (the caption P_T, or its negative N_T: the highest slot of the tier tables) and `tier_tier`
+    otherwise."""
+    tab = ("tiers", "tier_negatives")
+    ta, tb = np.isin(pairs.a_table, tab), np.isin(pairs.b_table, tab)
+    last = max(pairs.a_slot[ta].max(initial=-1), pairs.b_slot[tb].max(initial=-1))
+    cap = (ta & (pairs.a_slot == last)) | (tb & (pairs.b_slot == last))
+    tt = pairs.family == "text_text"
+    return np.where(tt & cap, PAIR_PARTS[1], np.where(tt, PAIR_PARTS[0], pairs.family)).astype(str)
+
+
+def pep_direction_parts(p, pairs: PEPPairs) -> dict[str, float]:
+    """The direction score of the `text_text` family per part (`pair_parts`): `paired_reversed_tier_tier` and
+    `paired_reversed_tier_caption`, each the share of matched reversed pairs whose true pair has the higher p, an
+    exact tie counting 1/2 (as `pep_paired`). A part without reversed pairs gets no key."""
+    p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
+    if p.shape != (len(pairs),): raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
+    pos, neg = matched_pairs(pairs, "reversed")
+    part, w = pair_parts(pairs)[neg], (p[pos] > p[neg]) + 0.5 * (p[pos] == p[neg])
+    return {f"paired_reversed_{q}": float(w[part == q].mean()) for q in PAIR_PARTS if (part == q).any()}
+
 # %% ../../nbs/82_eval.pep.ipynb #32f9b8ac
 HEADLINE = ("paired_reversed", "paired_contradiction")
 "PEP's headline is the minimum of these two paired scores: direction and content (section 4 of `82_eval.pep`)."
@@ -343,10 +373,11 @@ HEADLINE = ("paired_reversed", "paired_contradiction")
 
 def pep_summary(p, pairs: PEPPairs) -> dict[str, float]:
     """Everything PEP reports on `pairs` with probabilities `p` [P]: `pep_report` (pooled AUC/AP/pEnt, per family, per
-    negative kind), `pep_paired`, and `headline` = min(paired_reversed, paired_contradiction): does the model rank each
-    true pair above its own reverse (direction) and above its own contradiction (content)? Chance is 1/2. Pair sets
-    without both parts (no matched contradictions, e.g. the HierarCaps test CSV) get no `headline`."""
-    out = {**pairs.report(p), **pep_paired(p, pairs)}
+    negative kind), `pep_paired`, `pep_direction_parts`, and `headline` = min(paired_reversed, paired_contradiction):
+    does the model rank each true pair above its own reverse (direction) and above its own contradiction (content)?
+    Chance is 1/2. Pair sets without both parts (no matched contradictions, e.g. the HierarCaps test CSV) get no
+    `headline`."""
+    out = {**pairs.report(p), **pep_paired(p, pairs), **pep_direction_parts(p, pairs)}
     if all(k in out for k in HEADLINE): out["headline"] = min(out[k] for k in HEADLINE)
     return out
 
@@ -413,17 +444,23 @@ def plot_pep_paired(p, pairs: PEPPairs, ax=None, bins: int = 40, title: str | No
 PEP_FIELDS = ("images", "tiers", "box_images")
 "Fields the PEP benchmark embeds (with their companions: tier negatives, box texts, validity masks)."
 
+_PAIRS: dict = {}
 
-@functools.lru_cache(maxsize=8)
-def _pep_pairs_cached(split: str, n: int, seed: int, image_size: int) -> PEPPairs:
-    return hiershapes_pairs(hiershapes_eval_set(EvalCfg(split=split, n=n, seed=seed, image_size=image_size)))
+
+def _pep_pairs_cached(ds) -> PEPPairs:
+    "`hiershapes_pairs(ds)`, cached per world and samples (`ds.cache_key`, `len(ds)`; the 8 latest)."
+    key = (ds.cache_key, len(ds))
+    if key not in _PAIRS:
+        while len(_PAIRS) >= 8: _PAIRS.pop(next(iter(_PAIRS)))
+        _PAIRS[key] = hiershapes_pairs(ds)
+    return _PAIRS[key]
 
 
 def pep_hiershapes(model, cfg: EvalCfg, accelerator=None) -> tuple[np.ndarray, PEPPairs]:
-    "(PEP probabilities [P], the oracle pairs) of `model` on the HierShapes samples `cfg` selects."
+    "(PEP probabilities [P], the oracle pairs) of `model` on the samples `cfg` selects in the world `cfg.dataset` names."
     ds = hiershapes_eval_set(cfg, PEP_FIELDS)
     emb = embed_dataset(model, ds, PEP_FIELDS, cfg.batch_size, accelerator)
-    pairs = _pep_pairs_cached(cfg.split, cfg.n, cfg.seed, cfg.image_size)
+    pairs = _pep_pairs_cached(ds)
     return pairs.scores(emb, entailment_geometry(model, accelerator)), pairs
 
 # %% ../../nbs/82_eval.pep.ipynb #25f5e274
@@ -431,7 +468,8 @@ def _pep_keys(report: Mapping[str, float], prefix: str) -> dict[str, float]:
     F, K = PAIR_FAMILIES, PAIR_KINDS[1:]
     keep = ["headline", "auc", "ap", "pent", *(f"{m}_{f}" for f in F for m in ("auc", "ap", "pent")),
             *(f"{m}_{k}" for k in K for m in ("auc", "ap", "pfalse", "paired")),
-            *(f"{m}_{f}_{k}" for f in F for k in K for m in ("auc", "ap")), *(f"paired_{k}_{f}" for k in K for f in F)]
+            *(f"{m}_{f}_{k}" for f in F for k in K for m in ("auc", "ap")), *(f"paired_{k}_{f}" for k in K for f in F),
+            *(f"paired_reversed_{q}" for q in PAIR_PARTS)]
     return {f"{prefix}{k}": report[k] for k in keep if k in report}
 
 
@@ -453,8 +491,9 @@ def check_pep(cfg, pp: PEPParams) -> None:
 # %% ../../nbs/82_eval.pep.ipynb #76a8af4e
 @register_benchmark("pep", Params=PEPParams, check=check_pep)
 def pep_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    """PEP on HierShapes oracle pairs: the headline (paired direction and content, section 4), AUC-ROC, AP
-    and pEnt overall, per family and per negative kind, and the paired scores.
+    """PEP on the oracle pairs of the benchmark world (`eval.dataset`): the headline (paired direction and content,
+    section 4), AUC-ROC, AP and pEnt overall, per family and per negative kind, and the paired scores (the direction
+    also per part of the text-text family).
     With `eval.pep.hierarcaps` also on the HierarCaps test CSV (`pep_hierarcaps_*`; text-image pairs too with
     `eval.pep.hierarcaps_images`), with `eval.pep.hierarcaps_train` on the first `cfg.n` rows of the train CSV
     (`pep_hierarcaps_train_*`, contradictions included)."""

@@ -10,9 +10,9 @@ import numpy as np
 from torch import Tensor
 from ..core.config import doc
 from ..core.geometry import Geometry
-from ..core.hiershapes import TAXONOMY
 from ..core.metrics import TREE_CONVENTIONS, tree_metrics
-from .kit import ZS_TEMPLATES, hiershapes_eval_set, rank_prompts, zero_shot_classifiers
+from .hiershapes import family_suffixes, held_out_taxa_set
+from .kit import ZS_TEMPLATES, default_world, hiershapes_eval_set, rank_prompts, zero_shot_classifiers
 from .suite import benchmark_params, embed_dataset, register_benchmark
 from ..core.schema import EvalCfg
 
@@ -20,21 +20,25 @@ from ..core.schema import EvalCfg
 __all__ = ['class_classifier', 'predict_nodes', 'tree_chance', 'TreeParams', 'tree_benchmark']
 
 # %% ../../nbs/83_eval.tree.ipynb #91284d39
-def class_classifier(model, j: int, geometry: Geometry | None = None, batch_size: int = 256, accelerator=None) -> Tensor:
-    "Zero-shot classifier [C_j, D] of the rank-`j` taxa of HierShapes (the kit's `zero_shot_classifiers` on `rank_prompts(j)`)."
-    return zero_shot_classifiers(model, [rank_prompts(j)], len(ZS_TEMPLATES), geometry, batch_size, accelerator)[0]
+def class_classifier(model, j: int, geometry: Geometry | None = None, batch_size: int = 256, accelerator=None, *,
+                     world=None, family: str | None = None) -> Tensor:
+    """Zero-shot classifier [C_j, D] of the rank-`j` taxa of `world` (a HierShapes dataset; None: the default world) in
+    text `family` (None: the world's first): the kit's `zero_shot_classifiers` on `rank_prompts(j, world=, family=)`."""
+    prompts = rank_prompts(j, world=world, family=family)
+    return zero_shot_classifiers(model, [prompts], len(ZS_TEMPLATES), geometry, batch_size, accelerator)[0]
 
 # %% ../../nbs/83_eval.tree.ipynb #772644d0
-def predict_nodes(image_emb: Tensor, classifier: Tensor, geometry: Geometry, j: int = -1, taxonomy=TAXONOMY) -> list[tuple]:
-    "The rank-`j` taxonomy node (default: leaves) each image scores highest with `geometry.pairwise_similarity`."
-    nodes = taxonomy.ranks[j]
+def predict_nodes(image_emb: Tensor, classifier: Tensor, geometry: Geometry, j: int = -1, taxonomy=None) -> list[tuple]:
+    "The rank-`j` node (default: leaves) of `taxonomy` (None: the default world's) each image scores highest with `geometry.pairwise_similarity`."
+    nodes = (default_world().taxonomy if taxonomy is None else taxonomy).ranks[j]
     if classifier.shape[0] != len(nodes): raise ValueError(f"classifier has {classifier.shape[0]} classes, rank {j} has {len(nodes)}")
     return [nodes[k] for k in geometry.pairwise_similarity(image_emb, classifier).argmax(1).tolist()]
 
 # %% ../../nbs/83_eval.tree.ipynb #fed355c6
-def tree_chance(trues: Sequence[tuple], j: int = -1, taxonomy=TAXONOMY, convention: str = "textbook") -> dict[str, float]:
-    "Expected `tree_metrics` (in `convention`) of a prediction drawn uniformly from the rank-`j` nodes, for truths `trues`."
-    nodes = taxonomy.ranks[j]
+def tree_chance(trues: Sequence[tuple], j: int = -1, taxonomy=None, convention: str = "textbook") -> dict[str, float]:
+    """Expected `tree_metrics` (in `convention`) of a prediction drawn uniformly from the rank-`j` nodes of `taxonomy`
+    (None: the default world's), for truths `trues`."""
+    nodes = (default_world().taxonomy if taxonomy is None else taxonomy).ranks[j]
     per = [tree_metrics([n] * len(trues), trues, convention) for n in nodes]
     return {k: float(np.mean([r[k] for r in per])) for k in per[0]}
 
@@ -44,20 +48,28 @@ class TreeParams:
     "Keys of the `tree` benchmark (`eval.tree.*`)."
     convention: str = doc("textbook", "ancestor sets of J/PH/RH/LCA: textbook (node in, root out) or hycoclip (released evaluator)",
                           choices=TREE_CONVENTIONS)
+    novel_taxa: bool = doc(True, "HierShapes 2: also on single-object scenes of held-out subtrees (keys tree_*_novel_taxa)")
 
 
 @register_benchmark("tree", Params=TreeParams)
 def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    "TIE/LCA/J/PH/RH of zero-shot leaf predictions for HierShapes subjects: box crops (`tree_*`), full images (`tree_image_*`)."
-    conv = benchmark_params(cfg, "tree").convention
+    """TIE/LCA/J/PH/RH of zero-shot leaf predictions for HierShapes subjects: box crops (`tree_*`), full images
+    (`tree_image_*`), in every text family of the world (the first: plain keys; the others: `_<key_safe(family)>`); on
+    HierShapes 2 also single-object images of held-out taxa (`tree_*_novel_taxa`; the first HierShapes has none)."""
+    p = benchmark_params(cfg, "tree")
     ds = hiershapes_eval_set(cfg, ["images", "box_images"])
     emb = embed_dataset(model, ds, ["images", "box_images"], cfg.batch_size, accelerator)
-    geo = model.geometry
-    w = class_classifier(model, TAXONOMY.depth - 1, geo, cfg.batch_size, accelerator)
-    trues = [ds.scene(i)[0].leaf for i in range(len(ds))]
+    geo, tax, fams = model.geometry, ds.taxonomy, family_suffixes(ds)
+    ws = zero_shot_classifiers(model, [rank_prompts(tax.depth - 1, world=ds, family=f) for f in fams], len(ZS_TEMPLATES),
+                               geo, cfg.batch_size, accelerator)
+    leaves = lambda d: [d.scene(i)[0].leaf for i in range(len(d))]
+    inputs = [("tree", emb["box_images"][:, 0], leaves(ds), ""), ("tree_image", emb["images"], leaves(ds), "")]
+    if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, ["images"])) is not None:
+        inputs.append(("tree", embed_dataset(model, nds, ["images"], cfg.batch_size, accelerator)["images"], leaves(nds), "_novel_taxa"))
     out = {}
-    for prefix, x in (("tree", emb["box_images"][:, 0]), ("tree_image", emb["images"])):
-        preds = predict_nodes(x, w, geo)
-        out.update({f"{prefix}_{k}": v for k, v in tree_metrics(preds, trues, conv).items()})
-        if prefix == "tree": out["tree_top1"] = float(np.mean([p == t for p, t in zip(preds, trues)]))
+    for prefix, x, trues, split in inputs:
+        for w, fam in zip(ws, fams.values()):
+            preds, sfx = predict_nodes(x, w, geo, taxonomy=tax), fam + split
+            out.update({f"{prefix}_{k}{sfx}": v for k, v in tree_metrics(preds, trues, p.convention).items()})
+            if prefix == "tree": out[f"tree_top1{sfx}"] = float(np.mean([p_ == t for p_, t in zip(preds, trues)]))
     return out

@@ -17,7 +17,6 @@ from ..core.metrics import rowwise_kendall, spearman_rho
 from dataclasses import dataclass
 
 from ..core.config import doc
-from ..core.hiershapes import HierShapes, TAXONOMY, parse
 from ..core.radial import RadialGeometry, radial_geometry
 from ..datasets.hyperlex import HYPERLEX_PROMPT   # "a picture of a {}" (RE supp. B.5), defined with the HyperLex loader
 from ..eval.kit import hiershapes_eval_set
@@ -27,8 +26,8 @@ from ..core.schema import EvalCfg
 # %% auto #0
 __all__ = ['BREEDS_PROMPT', 'hierarchical_predictions', 'hierarchical_predictions_loop', 'hierarchical_scores',
            'hierarchical_retrieval', 'hyperlex_prompts', 'hyperlex_scores', 'hyperlex_spearman', 'hyperlex_benchmark',
-           'breeds_label_set', 'breeds_pairs', 'breeds_predict', 'breeds_recall', 'REBenchParams', 'check_re',
-           're_benchmark']
+           'breeds_label_set', 'breeds_pairs', 'breeds_predict', 'breeds_recall', 'pair_ranks', 'has_novel_taxa',
+           'pair_labels', 'REBenchParams', 'check_re', 're_benchmark']
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #6ac7f257
 _PROCEDURES = ("paper", "sweep")
@@ -150,7 +149,8 @@ def _check_gt(gt, n: int, m: int, name: str = "gt") -> Tensor:
 
 def hierarchical_scores(preds, gt, radii) -> dict[str, np.ndarray]:
     """Per-image precision, recall and tau_d: `preds` [N, S] candidate indices (-1 = none), `gt` [N, T] the tier
-    texts general -> specific, `radii` [M] candidate genericness. Returns float64 arrays [N] under "P", "R", "tau_d"."""
+    texts general -> specific, `radii` [M] candidate genericness. Returns float64 arrays [N] under "P", "R", "tau_d"
+    (0.0 where an image's tier radii are all tied: no ordering information)."""
     radii = _as_float_tensor(radii, "radii", 1)
     radii, preds = radii.cpu(), torch.as_tensor(preds).cpu()
     if preds.ndim != 2 or preds.is_floating_point():
@@ -163,7 +163,9 @@ def hierarchical_scores(preds, gt, radii) -> dict[str, np.ndarray]:
         raise ValueError(f"preds row {int(torch.nonzero(n_pred == 0)[0, 0])} has no prediction (precision undefined)")
     P = (eq.any(2) & valid).sum(1).double() / n_pred
     R = eq.any(1).double().mean(1)
-    tau = rowwise_kendall(radii[gt].double(), np.arange(gt.shape[1]))
+    r = radii[gt].double()
+    tau = rowwise_kendall(r, np.arange(gt.shape[1]))
+    tau[(r == r[:, :1]).all(1).numpy()] = 0.0               # all tied: the mean of tau over random tie-breaks
     return {"P": P.numpy(), "R": R.numpy(), "tau_d": tau}
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #953a26b5
@@ -199,7 +201,7 @@ def _radii_and_similarity(txt: Tensor, root, geometry: Geometry | None) -> tuple
 def hierarchical_retrieval(image_emb, text_emb, root, gt, *, steps: int = 50, procedure: str = "paper",
                            chunk: int = 256, geometry: Geometry | None = None, per_image: bool = False):
     """HierarCaps hierarchical image->text retrieval (RE sec. 6.1, supp. B.5): mean precision "P", recall "R" and
-    "tau_d" over images.
+    "tau_d" over images (an image whose tier radii are all tied counts as tau_d = 0).
 
     `image_emb` [N, D], `text_emb` [M, D] the candidate texts (each distinct text once), `root` [D] the entailment
     root (or None with `geometry`, whose similarity and genericness are then used), `gt` [N, T] each image's tier
@@ -404,6 +406,18 @@ def breeds_recall(image_emb, label_emb, true_pairs, geometry: Geometry, C: float
     r = torch.stack(res).mean(0)
     return {**{f"R@{k}": float(v) for k, v in zip(ks, r)}, "C_fold0": picks[0], "C_fold1": picks[1]}
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #92586910
+def pair_ranks(taxonomy) -> tuple[int, int]:
+    "(coarse, fine) ranks of the BREEDS-style pairs on a world's `taxonomy`: rank 1 and the rank above the leaves."
+    if taxonomy.depth < 4: raise ValueError(f"BREEDS-style pairs need a taxonomy of >= 4 ranks, got {taxonomy.depth} ({taxonomy.rank_names})")
+    return 1, taxonomy.depth - 2
+
+
+# %% ../../nbs/11_radial_emb.metrics.ipynb #bcdf222c
+def has_novel_taxa(ds) -> bool:
+    "Whether the world of HierShapes dataset `ds` holds out whole subtrees (split `novel_taxa`: HierShapes 2 only)."
+    return bool(getattr(getattr(ds, "world", None), "novel_leaves", None))
+
 # %% ../../nbs/11_radial_emb.metrics.ipynb #19b337b6
 def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str) -> dict:
     uniq = list(dict.fromkeys(t for ts in tiers for t in ts))
@@ -416,6 +430,32 @@ def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, acceler
         out.update({f"{prefix}P{tag}": r["P"], f"{prefix}R{tag}": r["R"]})
     out[f"{prefix}tau_d"] = r["tau_d"]
     return out
+
+# %% ../../nbs/11_radial_emb.metrics.ipynb #bcb1cdf8
+def _split_hier(model, cfg: EvalCfg, split: str, geo: RadialGeometry, accelerator) -> dict:
+    "`_hier` (keys hier_*) on `cfg.n` HierShapes samples of `split`: their images, their tiers as ground truth."
+    ds = hiershapes_eval_set(cfg, ["images"], split=split)
+    images = embed_dataset(model, ds, ["images"], cfg.batch_size, accelerator)["images"]
+    text_set = hiershapes_eval_set(cfg, ["tiers"], split=split)      # the same scenes, no images rendered
+    return _hier(model, images, [text_set[i]["tiers"] for i in range(len(ds))], geo, accelerator, "hier_")
+
+
+# %% ../../nbs/11_radial_emb.metrics.ipynb #01415d51
+def pair_labels(ds) -> tuple[list[str], int]:
+    "(label texts, number of coarse labels) of the BREEDS-style pairs on HierShapes world `ds`: the coarse then the fine rank's nodes (`pair_ranks`) in its first text family."
+    tax = ds.taxonomy
+    phrase = next(iter(ds.text_families.values()))                  # the headline family: node -> noun phrase
+    coarse, fine = (list(tax.ranks[j]) for j in pair_ranks(tax))
+    return [phrase(n) for n in coarse + fine], len(coarse)
+
+# %% ../../nbs/11_radial_emb.metrics.ipynb #835ebd17
+def _pairs(model, ds, images: torch.Tensor, rank_labels: torch.Tensor, geo: RadialGeometry, accelerator) -> dict:
+    "BREEDS-style ordered pairs on a HierShapes world (`pair_labels`): pairs_R@1, pairs_R@5."
+    texts, n_coarse = pair_labels(ds)
+    c, f = pair_ranks(ds.taxonomy)
+    lab = encode_texts(model, texts, accelerator=accelerator)
+    true = torch.stack([rank_labels[:, c], n_coarse + rank_labels[:, f]], 1)
+    return {f"pairs_{k}": v for k, v in breeds_recall(images, lab, true, geo).items() if k.startswith("R@")}
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #6f7dc4e5
 def _breeds_files(rp) -> tuple[list, list, list]:
@@ -453,7 +493,8 @@ def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
 # %% ../../nbs/11_radial_emb.metrics.ipynb #589d4ce3
 @dataclass
 class REBenchParams:
-    "Keys of the `re` benchmark (`eval.re.*`): the real data sets scored beside HierShapes."
+    "Keys of the `re` benchmark (`eval.re.*`): held-out taxa, and the real data sets scored beside HierShapes."
+    novel_taxa: bool = doc(True, "hierarchical retrieval also on the held-out subtrees (split novel_taxa, keys hier_*_novel_taxa; HierShapes 2 only)")
     hierarcaps: str | None = doc(None, "HierarCaps test CSV for hierarchical retrieval (hierarcaps_*)")
     hierarcaps_images: str | None = doc(None, "folder of the HierarCaps test images")
     hyperlex: str | None = doc(None, "HyperLex file (hyperlex-all.txt) for rho_all / rho_N")
@@ -477,7 +518,8 @@ def check_re(cfg, rp: REBenchParams) -> None:
 # %% ../../nbs/11_radial_emb.metrics.ipynb #75647c89
 @register_benchmark("re", Params=REBenchParams, check=check_re)
 def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
-    "RE benchmarks: hierarchical retrieval and BREEDS-style pairs on HierShapes, + HierarCaps / HyperLex files if set."
+    """RE benchmarks: hierarchical retrieval (hier_*) and BREEDS-style pairs (pairs_*) on the HierShapes world of `cfg`,
+    the retrieval also on its held-out subtrees (hier_*_novel_taxa: HierShapes 2 only), + HierarCaps / HyperLex files if set."""
     rp = benchmark_params(cfg, "re")
     ds = hiershapes_eval_set(cfg, ["images", "tiers", "rank_labels"])
     emb = embed_dataset(model, ds, ["images", "rank_labels"], cfg.batch_size, accelerator)
@@ -485,12 +527,9 @@ def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     text_set = hiershapes_eval_set(cfg, ["tiers"])              # the same scenes, no images rendered
     tiers = [text_set[i]["tiers"] for i in range(len(ds))]
     out = _hier(model, emb["images"], tiers, geo, accelerator, "hier_")
-    coarse, fine = TAXONOMY.ranks[1], TAXONOMY.ranks[3]
-    labels = [parse(TAXONOMY.rank_text(n)).render() for n in coarse + fine]
-    lab = encode_texts(model, labels, accelerator=accelerator)
-    rl = emb["rank_labels"]
-    true = torch.stack([rl[:, 1], len(coarse) + rl[:, 3]], 1)
-    out.update({f"pairs_{k}": v for k, v in breeds_recall(emb["images"], lab, true, geo).items() if k.startswith("R@")})
+    out.update(_pairs(model, ds, emb["images"], emb["rank_labels"], geo, accelerator))
+    if rp.novel_taxa and has_novel_taxa(ds) and cfg.split != "novel_taxa":
+        out.update({f"{k}_novel_taxa": v for k, v in _split_hier(model, cfg, "novel_taxa", geo, accelerator).items()})
     if rp.hierarcaps:
         from argent_nb.datasets.hierarcaps import HierarCaps
         hc = HierarCaps(rp.hierarcaps, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size,

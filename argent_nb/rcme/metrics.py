@@ -4,7 +4,7 @@
 
 # %% ../../nbs/21_rcme.metrics.ipynb #76e03315
 from __future__ import annotations
-import dataclasses, math
+import dataclasses, functools, math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +20,7 @@ from ..eval.kit import entailment_geometry, hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
 from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..core.schema import EvalCfg
-from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, hierarchical_retrieval
+from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, has_novel_taxa, hierarchical_retrieval
 
 # %% auto #0
 __all__ = ['RCME_PARTS', 'rankwise_zero_shot', 'image_to_image_recall', 'hierarchical_f1', 'taxonomic_retrieval',
@@ -204,10 +204,11 @@ def rcme_chance(rank_labels, n_classes: Sequence[int], rank_names: Sequence[str]
     return out
 
 # %% ../../nbs/21_rcme.metrics.ipynb #1eb278b3
-def rank_text_table(taxonomy) -> tuple[list[str], list[int]]:
-    "The rank text and the rank of every node of `taxonomy` but the root, rank by rank in `rank_labels` order."
+def rank_text_table(taxonomy, text=None) -> tuple[list[str], list[int]]:
+    """The rank text and the rank of every node of `taxonomy` but the root, rank by rank in `rank_labels` order;
+    `text`: node -> its text (a world's `functools.partial(ds.rank_text, family=f)`; None: `taxonomy.rank_text`)."""
     nodes = [n for r in taxonomy.ranks for n in r]
-    return [taxonomy.rank_text(n) for n in nodes], [len(n) - 1 for n in nodes]
+    return [(text or taxonomy.rank_text)(n) for n in nodes], [len(n) - 1 for n in nodes]
 
 def one_per_leaf(leaves: Sequence[tuple], seed: int | None = None) -> list[int]:
     """One sample index per distinct leaf, leaves in order of their first sample: that first sample (`seed=None`) or
@@ -268,19 +269,27 @@ def rcme_evaluate(model, dataset, geometry: Geometry, *, steps: int = 50, proced
                   one_per_species: bool = True, species_seed: int | None = None, parts: Sequence[str] = RCME_PARTS,
                   batch_size: int = 256, accelerator=None) -> tuple[dict[str, float], Tensor]:
     """`rcme_scores` of `model` on a taxonomy dataset (`.taxonomy`, `.leaf(i)`, field "images"), the retrieval on
-    `one_per_leaf(leaves, species_seed)` if `one_per_species`; and the rank-text embeddings [M, D] (`rank_text_table`
-    order). Each distinct rank text is embedded once, each image once."""
+    `one_per_leaf(leaves, species_seed)` if `one_per_species`, for every text family of the dataset (`.text_families`,
+    `.rank_text(node, family)`; without them: `taxonomy.rank_text`): plain keys for the first family; the others
+    suffixed `_<key_safe(family)>`, with the parts that read texts (zero-shot, retrieval). Also returns the first
+    family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is embedded once, each image once."""
     tax = getattr(dataset, "taxonomy", None)
     if tax is None or not hasattr(dataset, "leaf"):
         raise TypeError(f"{type(dataset).__name__} needs `taxonomy` and `leaf(i)` (each sample's taxon path) for RCME's benchmark")
     leaves = [tuple(dataset.leaf(i)) for i in range(len(dataset))]
     img = embed_dataset(model, dataset, ["images"], batch_size, accelerator)["images"]
-    texts, _ = rank_text_table(tax)
-    pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}            # distinct texts (two nodes could share one)
-    node_emb = encode_texts(model, list(pos), batch_size, accelerator)[torch.tensor([pos[t] for t in texts])]
     sel = one_per_leaf(leaves, species_seed) if one_per_species else None
-    return rcme_scores(img, node_emb, tax, leaves, geometry, steps=steps, procedure=procedure, retrieval_images=sel,
-                       parts=parts), node_emb
+    families = list(getattr(dataset, "text_families", None) or [None])
+    out, first = {}, None
+    for f in families:
+        sfx, p = ("", parts) if f == families[0] else (f"_{key_safe(f)}", [q for q in parts if q != "i2i"])
+        texts, _ = rank_text_table(tax, None if f is None else functools.partial(dataset.rank_text, family=f))
+        pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}        # distinct texts (two nodes could share one)
+        node_emb = encode_texts(model, list(pos), batch_size, accelerator)[torch.tensor([pos[t] for t in texts])]
+        if p: out |= {k + sfx: v for k, v in rcme_scores(img, node_emb, tax, leaves, geometry, steps=steps, procedure=procedure,
+                                                         retrieval_images=sel, parts=p).items()}
+        first = node_emb if first is None else first
+    return out, first
 
 # %% ../../nbs/21_rcme.metrics.ipynb #2d5206e7
 @dataclass
@@ -292,6 +301,7 @@ class RCMEBenchParams:
     one_per_species: bool = doc(True, "hierarchical retrieval on one image per species (leaf), as RCME Table 1")
     species_seed: int | None = doc(None, "which image per species: None = its first; an int = one drawn at random with this seed (the paper draws at random)")
     hiershapes: bool = doc(True, "evaluate on HierShapes single-object scenes (eval.split, eval.n, eval.seed, eval.image_size)")
+    novel_taxa: bool = doc(True, "taxonomic tau and hierarchical retrieval also on eval.n scenes of the held-out subtrees (split novel_taxa, keys taxo_*_novel_taxa; HierShapes 2 only)")
     treeoflife: str | None = doc(None, "TreeOfLife image_metadata.csv, its {split}_folders folder or the folder above (keys treeoflife_*)")
     treeoflife_split: str = doc("val", "TreeOfLife split: the {split}_folders folder to read")
     treeoflife_images: str | None = doc(None, "folder the TreeOfLife relative_paths are relative to (default: the csv's folder)")
@@ -339,8 +349,10 @@ def check_rcme(cfg, p: RCMEBenchParams) -> None:
 @register_benchmark("rcme", Params=RCMEBenchParams, check=check_rcme)
 def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """RCME's evaluation (sec. 5.2): rank-wise zero-shot top-1, image-to-image R@1 per rank and hierarchical retrieval
-    (tau, P, R, F1 of the means, mean per-image F1) on HierShapes single-object scenes and on the real formats set in
-    `eval.rcme.*` (keys prefixed by the dataset's name); with `cfg.plots_dir`, each dataset's rank-text projection."""
+    (tau, P, R, F1 of the means, mean per-image F1) on HierShapes single-object scenes, for every text family of the
+    world (keys of the families after the first suffixed `_<family>`), and on the real formats set in `eval.rcme.*`
+    (keys prefixed by the dataset's name); with `eval.rcme.novel_taxa` the retrieval also on the held-out subtrees
+    (keys `taxo_*_novel_taxa`, HierShapes 2 only); with `cfg.plots_dir`, each dataset's rank-text projection."""
     p = benchmark_params(cfg, "rcme")
     _check_steps_procedure(p.steps, p.procedure)
     hs = dict(one_per_species=p.one_per_species, species_seed=p.species_seed)
@@ -348,10 +360,14 @@ def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
             if p.hiershapes else []) + _real_datasets(p, cfg)
     if not sets: raise ValueError("eval.rcme has nothing to evaluate: eval.rcme.hiershapes is false and no real-format path is set")
     geo, out = entailment_geometry(model, accelerator, root_text=p.root_text), {}
+    run = dict(steps=p.steps, procedure=p.procedure, batch_size=cfg.batch_size, accelerator=accelerator)
     for name, ds, opts in sets:
-        r, node_emb = rcme_evaluate(model, ds, geo, steps=p.steps, procedure=p.procedure, batch_size=cfg.batch_size,
-                                    accelerator=accelerator, **opts)
+        r, node_emb = rcme_evaluate(model, ds, geo, **run, **opts)
         out |= {f"{name}_{k}" if name else k: v for k, v in r.items()}
         if (f := figure_path(cfg, f"rcme_rank_texts_{name or 'hiershapes'}.png", accelerator)) is not None:
             _save_rank_plot(node_emb, ds.taxonomy, geo, f, f"{name or 'HierShapes'} rank texts ({type(geo).__name__})")
+    if p.hiershapes and p.novel_taxa and has_novel_taxa(sets[0][1]) and cfg.split != "novel_taxa":
+        held_out = hiershapes_eval_set(cfg, ["images"], split="novel_taxa", max_objects=1)
+        r, _ = rcme_evaluate(model, held_out, geo, **run, **hs, parts=["retrieval"])
+        out |= {f"{k}_novel_taxa": v for k, v in r.items()}
     return out
