@@ -50,10 +50,14 @@ def adaent(parent: Tensor, child: Tensor, geometry: LorentzGeometry, form: str =
 
 # %% ../../nbs/40_argent.losses.ipynb #4e1326aa
 def norm_regulariser(points: Tensor, geometry: LorentzGeometry, valid: Tensor | None = None,
-                     detach_boundary: bool = True) -> Tensor:
-    "mean over `valid` rows of relu(r_b - ||x~||)^2, r_b = 2K / sqrt(c) the norm boundary (our definition); points [..., D]."
+                     detach_boundary: bool = True, margin: float = 0.0) -> Tensor:
+    """mean over `valid` rows of relu(r_b (1 + margin) - ||x~||)^2, r_b = 2K / sqrt(c) the norm boundary (our definition);
+    points [..., D]. `margin` = 0: zero at and outside the boundary; > 0: it fires while a point is less than
+    margin * r_b above the boundary, i.e. while its cone's half-aperture exceeds arcsin(1 / (1 + margin))."""
+    if not (math.isfinite(margin) and margin >= 0): raise ValueError(f"margin must be a finite number >= 0, got {margin}")
     rb = geometry.norm_boundary(like=points)
     if detach_boundary: rb = rb.detach()
+    if margin: rb = rb * (1 + margin)
     return masked_mean(F.relu(rb - torch.linalg.vector_norm(points, dim=-1)) ** 2, valid)
 
 # %% ../../nbs/40_argent.losses.ipynb #207da28b
@@ -144,11 +148,11 @@ def _pair_valid(e: dict, parent: str, child: str):
     return None if "box" not in parent + child else e["box_valid"]
 
 # %% ../../nbs/40_argent.losses.ipynb #e76977be
-def _parents_norm_loss(e: dict, geometry: LorentzGeometry, detach_boundary: bool = True) -> Tensor:
-    "The norm regulariser (our definition) over the parents of a batch: texts, and valid text boxes and image boxes."
+def _parents_norm_loss(e: dict, geometry: LorentzGeometry, detach_boundary: bool = True, margin: float = 0.0) -> Tensor:
+    "The norm regulariser (our definition, with its `margin`) over the parents of a batch: texts, and valid text boxes and image boxes."
     v = e["box_valid"]
     parents = torch.cat([e["text"], e["box_text"], e["box_image"]])
-    return norm_regulariser(parents, geometry, torch.cat([torch.ones_like(v), v, v]), detach_boundary)
+    return norm_regulariser(parents, geometry, torch.cat([torch.ones_like(v), v, v]), detach_boundary, margin)
 
 # %% ../../nbs/40_argent.losses.ipynb #3c6fde9c
 ENTAILMENT_REDUCTIONS = ("release", "mean")
@@ -180,18 +184,22 @@ def argent_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tensor
                 scale: Tensor | float, geometry: LorentzGeometry, *, all_image: Tensor | None = None,
                 all_text: Tensor | None = None, offset: int = 0, ada_weight: float = 0.2, norm_weight: float = 1.0,
                 ada_variant: str = "sin2", delta: float | None = 0.1, detach_boundary: bool = True,
-                unif_weight: float = 0.0, unif_t: float = 2.0) -> dict:
-    """ARGENT (our definition): HyCoCLIP's contrastive loss + ada_weight * mean AdaEnt over `HYCOCLIP_PAIRS` (no apertures)
-    + norm_weight * the norm regulariser over the parents (texts, text boxes, image boxes) + unif_weight * the mean
-    uniformity (t = unif_t) of the local images' and texts' directions (a guard against the directional collapse; 0: off,
-    the term is then only logged)."""
+                unif_weight: float = 0.0, unif_t: float = 2.0, entail_variant: str = "mean",
+                norm_margin: float = 0.0) -> dict:
+    """ARGENT (our definition): HyCoCLIP's contrastive loss + ada_weight * AdaEnt over `HYCOCLIP_PAIRS` (no apertures),
+    reduced over the four pairs by their mean (`entail_variant='mean'`) or, as HyCoCLIP's release reduces its hinges, by
+    0.5 x their sum ('release': twice the weight) + norm_weight * the norm regulariser over the parents (texts, text
+    boxes, image boxes), firing below r_b (1 + norm_margin) + unif_weight * the mean uniformity (t = unif_t) of the local
+    images' and texts' directions (a guard against the directional collapse; 0: off, the term is then only logged)."""
+    if entail_variant not in ENTAILMENT_REDUCTIONS:
+        raise ValueError(f"entail_variant must be one of {ENTAILMENT_REDUCTIONS}, got {entail_variant!r}")
     e = _check_batch(image, text, box_image, box_text, box_valid)
     ce = _hycoclip_contrastive(e, scale, geometry, all_image, all_text, offset)
     cont = sum(ce.values()) / 4
     ada = {f"ada_{n}": masked_mean(adaent(e[p], e[c], geometry, ada_variant, delta), _pair_valid(e, p, c))
            for n, p, c, _ in HYCOCLIP_PAIRS}
-    l_ada = sum(ada.values()) / 4
-    l_norm = _parents_norm_loss(e, geometry, detach_boundary)
+    l_ada = sum(ada.values()) / 4 if entail_variant == "mean" else sum(ada.values()) * 0.5
+    l_norm = _parents_norm_loss(e, geometry, detach_boundary, norm_margin)
     with torch.set_grad_enabled(torch.is_grad_enabled() and unif_weight != 0):       # weight 0: logged, outside the graph
         l_unif = ((uniformity(e["image"], unif_t) + uniformity(e["text"], unif_t)) / 2 if image.shape[0] > 1
                   else (image.sum() + text.sum()) * 0)                              # no pair: a graph-connected 0

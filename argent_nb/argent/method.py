@@ -127,9 +127,12 @@ class ARGENT(_Lorentz):
     class Params(BoxParams):
         ada_weight: float = doc(0.2, "weight of AdaEnt (logged as adaent)", min=0)
         norm_weight: float = doc(1.0, "weight of the norm regulariser (logged as norm)", min=0)
+        norm_margin: float = doc(0.0, "the norm regulariser fires below r_b (1 + norm_margin), i.e. on cones wider than arcsin(1 / (1 + norm_margin)) (0: at the boundary, our definition)", min=0)
         ada_variant: str = doc("sin2", "the AdaEnt weight: sin2 (our definition, 40_argent.losses) | linear | none", choices=ADAENT_FORMS,
                                renamed_from="ada_form")
         delta: float = doc(0.1, "AdaEnt distance scale of the tanh factor", gt=0)
+        entail_variant: str = doc("mean", "reduction of AdaEnt's 4 pairs: mean (our definition) | release (HyCoCLIP's released 0.5 x the sum: twice the weight)",
+                                  choices=ENTAILMENT_REDUCTIONS)
         ada_warmup: int = doc(0, "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)", min=0)
         unif_weight: float = doc(0.0, "guard: weight of the uniformity term on the images' and texts' directions (logged as uniformity; 0: off)", min=0)
         unif_t: float = doc(2.0, "temperature t of the uniformity term (Wang & Isola 2020)", gt=0)

@@ -10,7 +10,7 @@ from ..core.config import doc, validate
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.models import unwrap_model
 from ..core.registry import Method, register_method
-from .losses import ceclip_logits, ceclip_loss, next_thresholds
+from .losses import ceclip_logits, ceclip_loss, next_thresholds, thresholds_in_logits
 
 # %% auto #0
 __all__ = ['CECLIPParams', 'CECLIP']
@@ -28,16 +28,23 @@ class CECLIPParams:
     imc_variant: str = doc("paper", "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch negatives unmasked", choices=("paper", "release"),
                            renamed_from="imc_form")
     threshold: str = doc("adaptive", "adaptive: Eq. 7, min(u, previous step's mean gap) per type | fixed: threshold_value (Fig. 5a)", choices=("adaptive", "fixed"))
-    threshold_value: float = doc(5.0, "the fixed threshold of every type, logit units (Fig. 5a: 2, 5, 10)", min=0)
-    u: float = doc(10.0, "upper bound of the adaptive thresholds (Eq. 7), logit units (about 0.1 in cosine at scale 100)", min=0)
+    threshold_value: float = doc(5.0, "the fixed threshold of every type, in threshold_units (Fig. 5a: 2, 5, 10 logits at scale 100 = cosine 0.02, 0.05, 0.1)", min=0)
+    u: float = doc(10.0, "upper bound of the adaptive thresholds (Eq. 7), in threshold_units (the paper: 10 logits at scale 100 = cosine 0.1)", min=0)
     clamp_zero: bool = doc(False, "release: the adaptive thresholds are clamped at 0 from below")
     reset_each_epoch: bool = doc(False, "release: the adaptive thresholds are reset to 0 at the start of each epoch")
+    threshold_units: str = doc("logit", "units of u and threshold_value: logit (the paper's, at its scale 100) | cosine: cosine margins, times the current logit scale in the hinge (the paper's u = 10 and fixed 2/5/10 are 0.1 and 0.02/0.05/0.1)",
+                               choices=("logit", "cosine"))
+    itc_variant: str = doc("release", "hard negatives in the image->text softmax (Eq. 2): release: every negative of the batch (NegCLIP) | paper: each image's own negatives only",
+                           choices=("release", "paper"))
+    reduction: str = doc("mean", "mean: each term averaged (ITC : IMC : CMR at 1/2 : 1 : 1/4 of the paper's weights) | sum: the paper's sums (Eq. 2, 3, 6) divided by the batch size",
+                         choices=("mean", "sum"))
 
 # %% ../../nbs/33_ceclip.method.ipynb #8331a2bd
 @register_method
 class CECLIP(Method):
     """CE-CLIP (Zhang et al., 2023): ITC with hard negatives + intra-modal contrast + cross-modal rank with adaptive thresholds.
-    The method state is the per-type thresholds (Eq. 7): updated after each step, reset per epoch as released if asked."""
+    The method state is the per-type thresholds (Eq. 7), in `threshold_units`: updated after each step, reset per epoch as
+    released if asked; the hinge gets them in logits (cosine margins times the step's logit scale)."""
     name = "ceclip"
     head = "euclidean"
     needs = frozenset({"images", "captions", "hard_negatives"})   # + hard_negative_types, hard_negatives_valid
@@ -59,10 +66,12 @@ class CECLIP(Method):
         self.epoch = int(epoch)
 
     def after_step(self, parts: dict) -> None:
-        "Eq. 7 from the step's (process-reduced) gap statistics: Th_k <- min(u, gap_k) per type (adaptive only)."
+        """Eq. 7 from the step's (process-reduced) gap statistics: Th_k <- min(u, gap_k) per type (adaptive only); in
+        cosine units the logit gap is first divided by the step's `logit_scale` (one of the parts)."""
         if self.params.threshold != "adaptive": return
         gap, n = (torch.stack([parts[f"{k}_{t}"] for t in HARD_NEGATIVE_TYPES]) for k in ("gap", "n"))
-        self.thresholds = next_thresholds(self.thresholds.to(gap.device), gap, n, self.params.u, self.params.clamp_zero)
+        scale = parts["logit_scale"] if self.params.threshold_units == "cosine" else None
+        self.thresholds = next_thresholds(self.thresholds.to(gap.device), gap, n, self.params.u, self.params.clamp_zero, scale)
 
     def state_dict(self) -> dict: return {"thresholds": self.thresholds.detach().cpu().clone(), "epoch": self.epoch}
     def load_state_dict(self, state: dict) -> None:
@@ -78,6 +87,7 @@ class CECLIP(Method):
         text = out["text"][inv]
         sims = ceclip_logits(out["image"], text[:B], text[B:].view(B, K, -1), unwrap_model(model).geometry,
                              out["logit_scale"], batch.hard_negatives_valid)
-        parts = ceclip_loss(sims, batch.hard_negative_types, self.thresholds.to(text.device), p.imc_weight, p.cmr_weight,
-                            p.imc_variant, p.contrastive_hard_negatives)
+        th = thresholds_in_logits(self.thresholds.to(text.device), out["logit_scale"], p.threshold_units)
+        parts = ceclip_loss(sims, batch.hard_negative_types, th, p.imc_weight, p.cmr_weight, p.imc_variant,
+                            p.contrastive_hard_negatives, itc_variant=p.itc_variant, reduction=p.reduction)
         return {**parts, "logit_scale": out["logit_scale"].detach()}
