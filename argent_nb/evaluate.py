@@ -269,12 +269,12 @@ def _ckpt(p) -> Path | None:
 
 
 # %% ../nbs/51_evaluate.ipynb #f403010a
-def control_entries(req: Request, acc=None, strict: bool = False, say: Callable = print) -> list[Entry]:
-    "With `req.controls`: an `Entry` per control of `eval.controls.control_models`, with the first run's tokenizer."
+def control_entries(req: Request, acc=None, strict: bool = False, say: Callable = print, init: Callable = initial_model) -> list[Entry]:
+    "With `req.controls`: an `Entry` per control of `eval.controls.control_models`, with the tokenizer of the first run's model from `init`."
     if not req.controls: return []
     from argent_nb.eval.controls import control_models
     out = []
-    for name, ctl in control_models(req.cfg, like=initial_model(req.specs[0])[0]).items():
+    for name, ctl in control_models(req.cfg, like=init(req.specs[0])[0]).items():
         say(f"control {name}")
         e = Entry(name, "control", name)
         e.results, _, e.error = evaluate_model(lambda c=ctl: (c, None), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, name)
@@ -300,7 +300,7 @@ def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callabl
         e = Entry("init" if len(descs) == 1 else f"init ({desc})", "init", desc, s.seed if ident[0] == "build" else None)
         e.results, _, e.error = evaluate_model(lambda: init(s, **ts), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, f"initial model of {s.path}")
         entries.append(e)
-    entries += control_entries(req, acc, strict, say)
+    entries += control_entries(req, acc, strict, say, init=lambda s: init(s, **ts))
     for i, (lab, s) in enumerate(todo):
         e = Entry(lab, "run", str(s.path), s.seed, str(s.ckpt) if s.ckpt else None, s.step, note=s.note)
         say(f"[{len(inits) + i + 1}/{n}] {lab}: {s.path}" + (": no checkpoint" if s.problem else ""))

@@ -8,11 +8,10 @@
 Prints samples/s for (a) every field, (b) images + captions only (what CLIP training reads), and (c) every field
 collated and tokenised into Batches through a DataLoader.
 """
-import argparse, importlib, time
+import argparse, time
 from torch.utils.data import DataLoader
 from argent_nb.core.data import Collator, get_tokenizer
-
-CLASSES = {"hiershapes2": ("argent_nb.core.hiershapes2", "HierShapes2"), "hiershapes": ("argent_nb.core.hiershapes", "HierShapes")}
+from argent_nb.core.schema import WORLDS
 
 
 def rate(fn, n):
@@ -22,13 +21,12 @@ def rate(fn, n):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--dataset", choices=sorted(CLASSES), default="hiershapes2")
+    p.add_argument("--dataset", choices=list(WORLDS), default=next(iter(WORLDS)))
     p.add_argument("--n", type=int, default=10000)
     p.add_argument("--workers", type=int, default=0, help="DataLoader workers for (c)")
     p.add_argument("--image_size", type=int, default=64)
     a = p.parse_args()
-    module, name = CLASSES[a.dataset]
-    cls = getattr(importlib.import_module(module), name)
+    cls = WORLDS[a.dataset]; name = cls.__name__
     full = cls("train", n=a.n, image_size=a.image_size)
     lite = cls("train", n=a.n, image_size=a.image_size, fields=["images", "captions"])
     print(f"{name}: {full!r}")

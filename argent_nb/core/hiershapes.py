@@ -405,14 +405,14 @@ class HierShapes(Dataset):
     """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
     Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
     provides = frozenset(FIELDS) - {"rank_names", "hard_negative_binding"}   # own names, foil strata: HierShapes 2 only
-    taxonomy = TAXONOMY
+    taxonomy, splits, min_image_size = TAXONOMY, SPLITS, 16
     text_families = {"rank text": lambda node: parse(TAXONOMY.rank_text(node)).render()}   # family -> node -> noun phrase
 
     def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
                  box_size: int | None = None, max_objects: int = 3, fields=None, transform=None):
-        if split not in SPLITS: raise ValueError(f"unknown split {split!r}; expected one of {list(SPLITS)}")
+        if split not in self.splits: raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
         if not 1 <= max_objects <= 9: raise ValueError(f"max_objects must be in 1..9, got {max_objects}")
-        if image_size < 16: raise ValueError(f"image_size must be >= 16 pixels, got {image_size}")
+        if image_size < self.min_image_size: raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
         self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(max_objects)
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
         self.box_size = int(box_size or image_size)

@@ -169,9 +169,9 @@ def scene_words(scene: Sequence[Obj]) -> frozenset:
     return frozenset(out)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #f94491e7
-def binding_only(c, scene) -> bool:
+def binding_only(c, scene, w: World | None = None) -> bool:
     "Whether every content word of `c` is true of `scene` (a false such `c` is wrongly bound, not absent)."
-    return caption_words(parse(c)) <= scene_words(scene)
+    return caption_words(parse(c, w)) <= scene_words(scene)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #7553c629
 SPLITS = {"train": 0, "val": 1, "test": 2, "novel": 3, "novel_taxa": 4}
@@ -328,16 +328,16 @@ def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs, box_
 class HierShapes2(Dataset):
     """HierShapes 2 as a torch `Dataset` of sample dicts with every `FIELDS` entry. Sample `i` of `split` is a pure
     function of `(seed, split, i)`, the rendering arguments, `noise` and `tree_seed`."""
-    provides = frozenset(FIELDS)
+    provides, splits, min_image_size = frozenset(FIELDS), SPLITS, 32
     _negative_fields = frozenset({"tier_negatives", "tier_negatives_valid", "hard_negatives", "hard_negative_types",
                                   "hard_negatives_valid", "hard_negative_binding"})    # the fields that need the foils drawn
 
     def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
                  box_size: int | None = None, max_objects: int = 3, noise: float = 0.0, tree_seed: int = 0,
                  fields=None, transform=None):
-        if split not in SPLITS: raise ValueError(f"unknown split {split!r}; expected one of {list(SPLITS)}")
+        if split not in self.splits: raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
         if not 1 <= max_objects <= 4: raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {max_objects}")
-        if image_size < 32: raise ValueError(f"image_size must be >= 32 pixels, got {image_size}")
+        if image_size < self.min_image_size: raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
         if not 0 <= noise < 1: raise ValueError(f"noise must be in [0, 1), got {noise}")
         self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(max_objects)
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
@@ -348,8 +348,8 @@ class HierShapes2(Dataset):
         self.transform, self.world = transform, world(self.tree_seed)
 
     taxonomy = property(lambda self: self.world.tree, doc="The tree the objects are drawn from.")
-    text_families = {"own name": lambda node: NP(tuple(node)).render(), "taxonomic string": lambda node: "a " + " ".join(node)}
-    # family -> node -> noun phrase: the own name alone (same length at every rank) first, then the names from rank 0 down
+    text_families = {k: functools.partial(f, template="a {}") for k, f in TEXT_FAMILIES.items()}
+    # family -> node -> noun phrase (`taxa.TEXT_FAMILIES` without the prompt): the own name alone first, then the names from rank 0 down
     def rank_text(self, node, family: str = "own name") -> str:
         "The text of `node` in `family`: 'a photo of a NAME' (own name) or 'a photo of a N0 N1 ... NAME' (the `rank_texts` field)."
         if family not in self.text_families: raise KeyError(f"unknown text family {family!r}; HierShapes 2 has {list(self.text_families)}")
@@ -405,7 +405,8 @@ class HierShapes2(Dataset):
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #69822e68
 def _build_hiershapes2(cfg, fields):
-    if cfg.image_size < 32: raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= 32 pixels")
+    if cfg.image_size < HierShapes2.min_image_size:        # the constructor checks it too; here the key is named
+        raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= {HierShapes2.min_image_size} pixels")
     return HierShapes2(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
                        fields=fields)
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from .config import ConfigError, doc
-from .hiershapes2 import SPLITS
+from .hiershapes import HierShapes
+from .hiershapes2 import SPLITS, HierShapes2
 from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
 
 # %% auto #0
-__all__ = ['EVAL_WORLDS', 'WORLD_MIN_IMAGE_SIZE', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world',
-           'EvalCfg', 'eval_config_class', 'check_eval_world', 'default_config']
+__all__ = ['WORLDS', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world', 'EvalCfg', 'eval_config_class',
+           'check_eval_world', 'default_config']
 
 # %% ../../nbs/00a_core.schema.ipynb #392bcc5c
 @dataclass
@@ -76,12 +77,12 @@ class TrainCfg:
     log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
 
 # %% ../../nbs/00a_core.schema.ipynb #da64385a
-EVAL_WORLDS = ("hiershapes2", "hiershapes")
-"The datasets the HierShapes benchmarks can run on (their vocabularies differ: a model is scored on the world it learnt)."
+WORLDS = {"hiershapes2": HierShapes2, "hiershapes": HierShapes}
+"The datasets the HierShapes benchmarks can run on, by `eval.dataset` name, the default first (their vocabularies differ: a model is scored on the world it learnt)."
 
 def eval_world(data_name: str | None) -> str:
     "The world of `eval.dataset: None`: the training data's (`data.name`) when it is a HierShapes world, else the first."
-    return data_name if data_name in EVAL_WORLDS else EVAL_WORLDS[0]
+    return data_name if data_name in WORLDS else next(iter(WORLDS))
 
 @dataclass
 class EvalCfg:
@@ -94,23 +95,20 @@ class EvalCfg:
     image_size: int = doc(64, "HierShapes canvas size in pixels; real images (HierarCaps, BREEDS) load at this size too: use the model's input size (224) for them", min=16, max=1024)
     every: int = doc(0, "trainer: evaluate every N steps (0 = only at the end)", min=0)
     plots_dir: str | None = doc(None, "where benchmarks save their figures (the trainer uses RUN/plots); None: no figures")
-    dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark); None: the training data's when it is one of them, else hiershapes2", choices=(None, *EVAL_WORLDS))
+    dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark); None: the training data's when it is one of them, else hiershapes2", choices=(None, *WORLDS))
 
 def eval_config_class() -> type:
     "`EvalCfg` plus one config group per registered benchmark that declares `Params`; `benchmarks` defaults to the registry's suite."
     return params_group(BENCHMARKS, "eval", ("benchmarks", list[str], "benchmarks to run"), base=EvalCfg)
 
 # %% ../../nbs/00a_core.schema.ipynb #74b79e5c
-WORLD_MIN_IMAGE_SIZE = {"hiershapes2": 32, "hiershapes": 16}
-"The smallest canvas each benchmark world draws on (HierShapes 2: six traits per taxon in a cell of a 2x2 grid)."
-
 def check_eval_world(cfg: EvalCfg, prefix: str = "eval.") -> None:
-    "What the world `cfg.dataset` (None: the first of `EVAL_WORLDS`) asks beyond each key's rules: its canvas size and splits."
-    w = cfg.dataset or EVAL_WORLDS[0]
-    if cfg.image_size < WORLD_MIN_IMAGE_SIZE[w]:
-        raise ConfigError(f"{prefix}image_size={cfg.image_size}: {w} draws at >= {WORLD_MIN_IMAGE_SIZE[w]} pixels")
-    if w == "hiershapes" and cfg.split == "novel_taxa":
-        raise ConfigError(f"{prefix}split=novel_taxa: the first HierShapes has no held-out subtrees (hiershapes2 has)")
+    "What the world `cfg.dataset` (None: the first of `WORLDS`) asks beyond each key's rules: its canvas size and its splits."
+    w = cfg.dataset or next(iter(WORLDS)); cls = WORLDS[w]
+    if cfg.image_size < cls.min_image_size:
+        raise ConfigError(f"{prefix}image_size={cfg.image_size}: {w} draws at >= {cls.min_image_size} pixels")
+    if cfg.split not in cls.splits:
+        raise ConfigError(f"{prefix}split={cfg.split}: {w} has no such split (its splits: {', '.join(cls.splits)})")
 
 # %% ../../nbs/00a_core.schema.ipynb #4f9e16c7
 def default_config():

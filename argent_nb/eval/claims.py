@@ -18,8 +18,9 @@ def verdict(lo: float, hi: float, direction: int = 1) -> str:
     "The verdict of an interval [lo, hi] on the difference A - B for a claim that A is higher (`direction=1`) or lower (-1)."
     if direction not in (1, -1): raise ValueError(f"direction must be 1 (A > B) or -1 (A < B), got {direction!r}")
     if not lo <= hi: raise ValueError(f"an interval needs lo <= hi, got [{lo}, {hi}]")
-    if lo > 0 or hi < 0: return "holds" if (lo > 0) == (direction > 0) else "reversed"
-    return "inconclusive"
+    holds, reversed_, inconclusive = VERDICTS
+    if lo > 0 or hi < 0: return holds if (lo > 0) == (direction > 0) else reversed_
+    return inconclusive
 
 # %% ../../nbs/79c_eval.claims.ipynb #de1ea2b3
 @dataclass(frozen=True)

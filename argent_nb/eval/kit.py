@@ -14,10 +14,10 @@ from ..core.hiershapes2 import HierShapes2
 from ..core.metrics import class_embeddings, clip_ensemble
 from ..core.radial import RadialGeometry, radial_geometry
 from .suite import encode_texts
-from ..core.schema import EvalCfg
+from ..core.schema import WORLDS, EvalCfg
 
 # %% auto #0
-__all__ = ['WORLDS', 'ZS_TEMPLATES', 'key_safe', 'default_world', 'rank_prompts', 'ensemble_rule', 'zero_shot_classifiers',
+__all__ = ['ZS_TEMPLATES', 'key_safe', 'default_world', 'rank_prompts', 'ensemble_rule', 'zero_shot_classifiers',
            'hiershapes_eval_set', 'torch_threads', 'entailment_geometry']
 
 # %% ../../nbs/79_eval.kit.ipynb #c793e435
@@ -26,12 +26,9 @@ def key_safe(name: str) -> str:
     return re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_")
 
 # %% ../../nbs/79_eval.kit.ipynb #5752c554
-WORLDS = {"hiershapes2": HierShapes2, "hiershapes": HierShapes}
-"The benchmark worlds `eval.dataset` names; the first is the default."
-
 @functools.cache
 def default_world() -> HierShapes2:
-    "A dataset of the default world (for its taxonomy, text families, parser and oracle; it draws no sample)."
+    "A dataset of the default world (the first of `core.schema.WORLDS`: for its taxonomy, text families, parser and oracle; it draws no sample)."
     return next(iter(WORLDS.values()))("test", n=1)
 
 # %% ../../nbs/79_eval.kit.ipynb #28b269b6
@@ -71,7 +68,7 @@ def zero_shot_classifiers(model, prompt_sets: Sequence[Sequence[str]], n_templat
 # %% ../../nbs/79_eval.kit.ipynb #91ba2fa7
 def hiershapes_eval_set(cfg: EvalCfg, fields: Sequence[str] | None = None, *, split: str | None = None, n: int | None = None,
                         **kwargs) -> HierShapes | HierShapes2:
-    """The samples of the world `cfg.dataset` names (None: the first of `WORLDS`) that `cfg` selects (`split`, `n`, `seed`,
+    """The samples of the world `cfg.dataset` names (None: the first of `core.schema.WORLDS`) that `cfg` selects (`split`, `n`, `seed`,
     `image_size`), with `fields` (None: all), unless overridden."""
     return WORLDS[cfg.dataset or next(iter(WORLDS))](cfg.split if split is None else split, n=cfg.n if n is None else n,
         seed=cfg.seed, image_size=cfg.image_size, fields=None if fields is None else list(fields), **kwargs)

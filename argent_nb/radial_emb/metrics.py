@@ -416,7 +416,7 @@ def pair_ranks(taxonomy) -> tuple[int, int]:
 # %% ../../nbs/11_radial_emb.metrics.ipynb #bcdf222c
 def has_novel_taxa(ds) -> bool:
     "Whether the world of HierShapes dataset `ds` holds out whole subtrees (split `novel_taxa`: HierShapes 2 only)."
-    return bool(getattr(getattr(ds, "world", None), "novel_leaves", None))
+    return "novel_taxa" in ds.splits
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #19b337b6
 def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str) -> dict:
