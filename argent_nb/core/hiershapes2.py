@@ -19,10 +19,10 @@ from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, ow
 
 # %% auto #0
 __all__ = ['SIZES', 'SIZE_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE', 'FOIL_TYPES', 'FOIL_SLOTS',
-           'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds', 'entails', 'scene_facts',
-           'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene', 'render', 'allowed',
-           'foil_candidates', 'pick_foils', 'tier_negative_candidates', 'make_texts', 'rank_negative_texts',
-           'corruption', 'HierShapes2']
+           'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds', 'entails',
+           'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene', 'render',
+           'allowed', 'foil_candidates', 'pick_foils', 'tier_negative_candidates', 'name_ranks', 'make_texts',
+           'rank_negative_texts', 'corruption', 'HierShapes2']
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #db4d8160
 SIZES = ("small", "large")
@@ -221,11 +221,11 @@ def allowed(c: Caption, w: World, split: str) -> bool:
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #b9d20797
 def foil_candidates(c: Caption, scene, w: World) -> dict:
-    "Every one-edit foil of caption `c` per type of `FOIL_TYPES` (both strata; `binding_only` tells them apart)."
+    "Every one-edit foil of caption `c` per type of `FOIL_TYPES` (both strata; `binding_only` tells them apart); a name is replaced at its rank."
     out, nps = {t: [] for t in FOIL_TYPES}, c.nps
     for k, p in enumerate(nps):
         out["attribute"] += [hs1._swap(c, k, size=v) for v in SIZES if p.size and v != p.size]
-        names = dict.fromkeys([*w.tree.siblings(p.node), *(o.leaf for o in scene if o.leaf != p.node)]) if p.node else {}
+        names = dict.fromkeys([*w.tree.siblings(p.node), *(o.leaf[:len(p.node)] for o in scene if o.leaf[:len(p.node)] != p.node)]) if p.node else {}
         out["object"] += [hs1._swap(c, k, node=m) for m in names]
     if len(nps) == 2:
         a, b = nps
@@ -257,20 +257,32 @@ def tier_negative_candidates(caption: Caption, tiers: list, scene, w: World) -> 
     out.append([f for f in edits if hs1.entails(f, tiers[-2]) and not hs1.entails(f, caption)])
     return out
 
+# %% ../../nbs/06b_core.hiershapes2.ipynb #0a20cb52
+SUBJECT_MIN_RANK = {"novel": 2, "novel_taxa": 3}
+"Lowest rank the subject is named at, per split (default 0): where its held-out class size or subtree is said."
+
+def name_ranks(scene, rng: np.random.Generator, split: str) -> list:
+    "The rank each object of `scene` is named at in the caption and box texts: uniform over the ranks `split` allows."
+    depth = len(scene[0].leaf)
+    return [int(rng.integers(SUBJECT_MIN_RANK.get(split, 0) if k == 0 else 0, depth)) for k in range(len(scene))]
+
 # %% ../../nbs/06b_core.hiershapes2.ipynb #cb3b5e0b
 def make_texts(scene, rng: np.random.Generator, w: World, split: str, negatives: bool = True) -> dict:
     """Caption, tiers and box texts of a scene as `Caption`s and, with `negatives`, the tier negatives and foils with
-    validity flags (drawn last, so the other texts are the same either way)."""
+    validity flags (drawn last, so the other texts are the same either way). The caption and the box texts name each
+    object at its `name_ranks` rank; the last tier is the caption with every object named by its leaf."""
     s, nps = scene[0], tuple(o.np() for o in scene)
+    named = tuple(NP(p.node[:r + 1], p.size) for p, r in zip(nps, name_ranks(scene, rng, split)))
     if len(scene) > 1:
         rels = [r for r in RELATIONS if relation_holds(scene[0], scene[1], r)]
-        caption = Caption(nps[:2], (0, rels[rng.integers(len(rels))], 1))
-    else: caption = Caption(nps[:1])
-    tiers = [w.node_caption(s.leaf[:r + 1]) for r in TIER_RANKS] + [caption]
-    out = {"captions": caption, "tiers": tiers, "box_texts": [Caption((p,)) for p in nps]}
+        rel = (0, rels[rng.integers(len(rels))], 1)
+        full, caption = Caption(nps[:2], rel), Caption(named[:2], rel)
+    else: full, caption = Caption(nps[:1]), Caption(named[:1])
+    tiers = [w.node_caption(s.leaf[:r + 1]) for r in TIER_RANKS] + [full]
+    out = {"captions": caption, "tiers": tiers, "box_texts": [Caption((p,)) for p in named]}
     if not negatives: return out
     ok = lambda c: allowed(c, w, split)
-    tier_negs = [hs1._first_false(scene, c, rng, ok) for c in tier_negative_candidates(caption, tiers, scene, w)]
+    tier_negs = [hs1._first_false(scene, c, rng, ok) for c in tier_negative_candidates(full, tiers, scene, w)]
     return {**out, "tier_negatives": tier_negs, "hard_negatives": pick_foils(caption, scene, rng, w, split)}
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #d301298b
@@ -285,16 +297,18 @@ def rank_negative_texts(scene, rng_matched, rng_random, w: World, split: str) ->
     return out
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #c42a2f6f
-def corruption(scene, rng: np.random.Generator, noise: float, w: World) -> tuple:
-    """(corrupt caption?, [corrupt box m?], replacement leaves) of a scene: flags drawn first (their count depends
-    only on the scene), then for each flagged NP a random other training leaf that makes its text false."""
+def corruption(scene, texts: dict, rng: np.random.Generator, noise: float, w: World) -> tuple:
+    """(corrupt caption?, [corrupt box m?], replacement nodes) of a scene with its `make_texts` texts: flags drawn first
+    (their count depends only on the scene), then for each flagged NP a random other training leaf, cut to the rank
+    the text names it at, that makes the text false."""
     flags = rng.random(len(scene) + 1) < noise
+    named = [texts["captions"].nps[0], *(b.nps[0] for b in texts["box_texts"])]
     repl = []
     for k, f in enumerate(flags):
-        o = scene[max(k - 1, 0)]
+        o, r = scene[max(k - 1, 0)], len(named[k].node)
         while f:
-            m = w.train_leaves[rng.integers(len(w.train_leaves))]
-            if m != o.leaf and not w.held_out_comp(m, o.size) and (k or not hs1.holds(scene, Caption((NP(m, o.size),)))): break
+            m = w.train_leaves[rng.integers(len(w.train_leaves))][:r]
+            if m != o.leaf[:r] and not w.held_out_comp(m, o.size) and (k or not hs1.holds(scene, Caption((NP(m, o.size),)))): break
         repl.append(m if f else None)
     return bool(flags[0]), [bool(x) for x in flags[1:]], repl
 
@@ -380,7 +394,10 @@ class HierShapes2(Dataset):
 
     def is_corrupted(self, i: int) -> dict:
         "Which texts of sample `i` the noise corrupted: {'captions': bool, 'box_texts': [bool per box]}."
-        cap, boxes, _ = corruption(self.scene(i), np.random.default_rng(self._key(i) + [5]), self.noise, self.world)
+        key, w = self._key(i), self.world
+        scene = sample_scene(np.random.default_rng(key), w, self.split, self.image_size, self.max_objects)
+        texts = make_texts(scene, np.random.default_rng(key + [1]), w, self.split, negatives=False)
+        cap, boxes, _ = corruption(scene, texts, np.random.default_rng(key + [5]), self.noise, w)
         return {"captions": cap, "box_texts": boxes}
 
     def structured(self, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
@@ -392,7 +409,7 @@ class HierShapes2(Dataset):
         if rank_negatives:
             texts.update(rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), w, self.split))
         if self.noise:
-            cap, boxes, repl = corruption(scene, np.random.default_rng(key + [5]), self.noise, w)
+            cap, boxes, repl = corruption(scene, texts, np.random.default_rng(key + [5]), self.noise, w)
             if cap: texts["captions"] = hs1._swap(texts["captions"], 0, node=repl[0])
             texts["box_texts"] = [Caption((NP(m, o.size),)) if m else b for b, o, m in zip(texts["box_texts"], scene, repl[1:])]
         return scene, texts, rng

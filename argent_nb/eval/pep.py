@@ -24,10 +24,10 @@ from .suite import benchmark_params, check_paths, check_requires, embed_dataset,
 from ..core.schema import EvalCfg
 
 # %% auto #0
-__all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'PAIR_PARTS', 'HEADLINE', 'PEP_FIELDS', 'pep_probability', 'pep_scores',
-           'pep_report', 'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps', 'matched_pairs',
-           'pep_paired', 'pair_parts', 'pep_direction_parts', 'pep_summary', 'plot_pep', 'plot_pep_paired',
-           'pep_hiershapes', 'PEPParams', 'check_pep', 'pep_benchmark']
+__all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'P_TIE', 'PAIR_PARTS', 'LENGTH_FREE', 'HEADLINE', 'PEP_FIELDS',
+           'pep_probability', 'pep_scores', 'pep_report', 'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs',
+           'pep_hierarcaps', 'matched_pairs', 'paired_wins', 'pep_paired', 'pair_parts', 'pep_direction_parts',
+           'pep_summary', 'plot_pep', 'plot_pep_paired', 'pep_hiershapes', 'PEPParams', 'check_pep', 'pep_benchmark']
 
 # %% ../../nbs/82_eval.pep.ipynb #7aa1c816
 def pep_probability(angle):
@@ -233,13 +233,16 @@ def _flat_rows(where: dict, table: np.ndarray, row: np.ndarray, slot: np.ndarray
 # %% ../../nbs/82_eval.pep.ipynb #237ef14c
 def _hiershapes_candidates(i: int, scene, texts) -> list[tuple]:
     """Candidate pairs of one sample: ((ref_a, ref_b, family, kind), ...) with refs (table, row, slot); tiers P_1..P_T
-    (the last the caption), and box noun phrases against the caption for the objects the caption names."""
+    (the last the caption), box noun phrases against the caption for the objects the caption names, and the caption
+    field against P_T where the two differ (HierShapes 2 names objects at drawn ranks in the caption, at leaves in P_T)."""
     T, last = (lambda t: ("tiers", i, t)), len(texts["tiers"]) - 1
     img, out, named = ("images", i, 0), [], len(texts["captions"].nps)
     valid = [t for t, (_, ok) in enumerate(texts["tier_negatives"]) if ok]
     for t, s in itertools.combinations(range(last + 1), 2):
         out += [(T(t), T(s), "text_text", "positive"), (T(s), T(t), "text_text", "reversed")]
     out += [(("tier_negatives", i, t), T(s), "text_text", "contradiction") for t in valid for s in range(t, last + 1)]
+    if texts["captions"] != texts["tiers"][-1]:
+        out += [(("captions", i, 0), T(last), "text_text", "positive"), (T(last), ("captions", i, 0), "text_text", "reversed")]
     for t in range(last + 1): out += [(T(t), img, "text_image", "positive"), (img, T(t), "text_image", "reversed")]
     out += [(("tier_negatives", i, t), img, "text_image", "contradiction") for t in valid]
     for k in range(len(scene)):
@@ -251,11 +254,11 @@ def _hiershapes_candidates(i: int, scene, texts) -> list[tuple]:
 def hiershapes_pairs(ds: HierShapes | HierShapes2, indices: Sequence[int] | None = None) -> PEPPairs:
     """PEP pairs of the samples `indices` (default: all) of a HierShapes world's dataset `ds` (`HierShapes2` or the
     first `HierShapes`), each labelled by that world's exact oracle, `ds.oracle_entails`; tables `images`, `tiers`,
-    `tier_negatives`, `box_images`, `box_texts` (the fields `embed_dataset` returns)."""
+    `tier_negatives`, `captions`, `box_images`, `box_texts` (the fields `embed_dataset` returns)."""
     records, dropped = [], {}
     for i in (range(len(ds)) if indices is None else indices):
         scene, texts, _ = ds.structured(int(i), rank_negatives=False)
-        sem = {"images": lambda k: scene, "tiers": lambda k: texts["tiers"][k],
+        sem = {"images": lambda k: scene, "tiers": lambda k: texts["tiers"][k], "captions": lambda k: texts["captions"],
                "tier_negatives": lambda k: texts["tier_negatives"][k][0], "box_images": lambda k: [scene[k]],
                "box_texts": lambda k: texts["box_texts"][k]}
         for a, b, fam, kind in _hiershapes_candidates(int(i), scene, texts):
@@ -321,10 +324,19 @@ def matched_pairs(pairs: PEPPairs, kind: str) -> tuple[np.ndarray, np.ndarray]:
         if key in true: pos.append(true[key]); neg.append(j)
     return np.asarray(pos, dtype=np.int64), np.asarray(neg, dtype=np.int64)
 
+# %% ../../nbs/82_eval.pep.ipynb #2089652e
+P_TIE = 2.0 ** -21
+"Two PEP probabilities that differ by at most this tie: four float32 units of an angle in [2, 4), times 1/2 (dp <= dtheta / 2)."
+
+def paired_wins(p_true, p_false) -> np.ndarray:
+    "Per matched pair, float64: 1 where the true pair's p is higher, 1/2 for a tie (|difference| <= `P_TIE`), else 0."
+    d = np.asarray(p_true, dtype=np.float64) - np.asarray(p_false, dtype=np.float64)
+    return np.where(np.abs(d) <= P_TIE, 0.5, (d > 0).astype(np.float64))
+
 # %% ../../nbs/82_eval.pep.ipynb #4e0d7fd0
 def pep_paired(p, pairs: PEPPairs) -> dict[str, float]:
     """Paired PEP of probabilities `p` [P] of `pairs`: for each negative kind K, `paired_K`, the share of matched (true,
-    false) pairs (`matched_pairs`) in which the true pair has the higher p (a tie counts 1/2), `n_paired_K`, and
+    false) pairs (`matched_pairs`) in which the true pair has the higher p (`paired_wins`: a tie counts 1/2), `n_paired_K`, and
     `paired_K_F` per family F where K's pairs span several families. Chance is 1/2. A kind with no matched pair gets
     no key."""
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
@@ -333,38 +345,43 @@ def pep_paired(p, pairs: PEPPairs) -> dict[str, float]:
     for kind in PAIR_KINDS[1:]:
         pos, neg = matched_pairs(pairs, kind)
         if not len(pos): continue
-        w = (p[pos] > p[neg]) + 0.5 * (p[pos] == p[neg])
+        w = paired_wins(p[pos], p[neg])
         out[f"paired_{kind}"], out[f"n_paired_{kind}"] = w.mean(), len(w)
         fam = pairs.family[neg]
         if len(set(fam.tolist())) > 1: out.update({f"paired_{kind}_{f}": w[fam == f].mean() for f in dict.fromkeys(fam)})
     return {k: float(v) for k, v in out.items()}
 
 # %% ../../nbs/82_eval.pep.ipynb #ddba7413
-PAIR_PARTS = ("tier_tier", "tier_caption")
-"The two parts of the `text_text` family: two tiers before the caption, and a tier (or tier negative) with the caption."
+PAIR_PARTS = ("tier_tier", "tier_caption", "caption_caption")
+"The parts of the `text_text` family: two tiers before the caption; a tier (or tier negative) with the caption P_T; the `captions` field with P_T."
+LENGTH_FREE = ("tier_tier", "caption_caption")
+"The parts whose two texts have equal token counts on HierShapes 2: `paired_reversed_length_free` pools them."
 
 
 def pair_parts(pairs: PEPPairs) -> np.ndarray:
-    """The part of each pair [P] (str): its family, except that `text_text` pairs are `tier_caption` when a side is
-    the last tier slot (the caption P_T, or its negative N_T: the highest slot of the tier tables) and `tier_tier`
-    otherwise."""
+    """The part of each pair [P] (str): its family, except that `text_text` pairs are `caption_caption` when a side is
+    the `captions` table, else `tier_caption` when a side is the last tier slot (the caption P_T, or its negative N_T:
+    the highest slot of the tier tables) and `tier_tier` otherwise."""
     tab = ("tiers", "tier_negatives")
     ta, tb = np.isin(pairs.a_table, tab), np.isin(pairs.b_table, tab)
     last = max(pairs.a_slot[ta].max(initial=-1), pairs.b_slot[tb].max(initial=-1))
     cap = (ta & (pairs.a_slot == last)) | (tb & (pairs.b_slot == last))
+    field = (pairs.a_table == "captions") | (pairs.b_table == "captions")
     tt = pairs.family == "text_text"
-    return np.where(tt & cap, PAIR_PARTS[1], np.where(tt, PAIR_PARTS[0], pairs.family)).astype(str)
+    part = np.where(tt & field, PAIR_PARTS[2], np.where(tt & cap, PAIR_PARTS[1], PAIR_PARTS[0]))
+    return np.where(tt, part, pairs.family).astype(str)
 
 
 def pep_direction_parts(p, pairs: PEPPairs) -> dict[str, float]:
-    """The direction score of the `text_text` family per part (`pair_parts`): `paired_reversed_tier_tier` and
-    `paired_reversed_tier_caption`, each the share of matched reversed pairs whose true pair has the higher p, an
-    exact tie counting 1/2 (as `pep_paired`). A part without reversed pairs gets no key."""
+    """The direction score of the `text_text` family per part (`pair_parts`): `paired_reversed_P` for each part P and
+    `paired_reversed_length_free` over the `LENGTH_FREE` parts, each the share of matched reversed pairs whose true
+    pair has the higher p, a tie counting 1/2 (`paired_wins`, as `pep_paired`). A part without reversed pairs gets no key."""
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
     if p.shape != (len(pairs),): raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
     pos, neg = matched_pairs(pairs, "reversed")
-    part, w = pair_parts(pairs)[neg], (p[pos] > p[neg]) + 0.5 * (p[pos] == p[neg])
-    return {f"paired_reversed_{q}": float(w[part == q].mean()) for q in PAIR_PARTS if (part == q).any()}
+    part, w = pair_parts(pairs)[neg], paired_wins(p[pos], p[neg])
+    groups = {**{q: part == q for q in PAIR_PARTS}, "length_free": np.isin(part, LENGTH_FREE)}
+    return {f"paired_reversed_{q}": float(w[m].mean()) for q, m in groups.items() if m.any()}
 
 # %% ../../nbs/82_eval.pep.ipynb #32f9b8ac
 HEADLINE = ("paired_reversed", "paired_contradiction")
@@ -441,7 +458,7 @@ def plot_pep_paired(p, pairs: PEPPairs, ax=None, bins: int = 40, title: str | No
     return ax
 
 # %% ../../nbs/82_eval.pep.ipynb #927ca684
-PEP_FIELDS = ("images", "tiers", "box_images")
+PEP_FIELDS = ("images", "captions", "tiers", "box_images")
 "Fields the PEP benchmark embeds (with their companions: tier negatives, box texts, validity masks)."
 
 _PAIRS: dict = {}
@@ -469,7 +486,7 @@ def _pep_keys(report: Mapping[str, float], prefix: str) -> dict[str, float]:
     keep = ["headline", "auc", "ap", "pent", *(f"{m}_{f}" for f in F for m in ("auc", "ap", "pent")),
             *(f"{m}_{k}" for k in K for m in ("auc", "ap", "pfalse", "paired")),
             *(f"{m}_{f}_{k}" for f in F for k in K for m in ("auc", "ap")), *(f"paired_{k}_{f}" for k in K for f in F),
-            *(f"paired_reversed_{q}" for q in PAIR_PARTS)]
+            *(f"paired_reversed_{q}" for q in (*PAIR_PARTS, "length_free"))]
     return {f"{prefix}{k}": report[k] for k in keep if k in report}
 
 
