@@ -343,6 +343,7 @@ class HierShapes2(Dataset):
     """HierShapes 2 as a torch `Dataset` of sample dicts with every `FIELDS` entry. Sample `i` of `split` is a pure
     function of `(seed, split, i)`, the rendering arguments, `noise` and `tree_seed`."""
     provides, splits, min_image_size = frozenset(FIELDS), SPLITS, 32
+    length_matched = True       # every name is NAME_TOKENS tokens: own-name tiers, and a caption with its leaf-named tier, have one token count
     _negative_fields = frozenset({"tier_negatives", "tier_negatives_valid", "hard_negatives", "hard_negative_types",
                                   "hard_negatives_valid", "hard_negative_binding"})    # the fields that need the foils drawn
 

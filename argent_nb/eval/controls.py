@@ -59,20 +59,14 @@ class ControlModel(nn.Module):
     def encode_text(self, texts: Tensor | str | Sequence[str]) -> Tensor:
         "Points [B, D] of `geometry` for token ids [B, L] (or strings)."
         tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else texts.to(self.device)
-        return self._points(self.text_features(tokens).float(), "text")
+        return self.head(self.text_features(tokens).float(), "text")
 
     def encode_image(self, images: Tensor) -> Tensor:
         "Points [B, D] of `geometry` for float images [B, 3, H, W]."
         if not isinstance(images, Tensor) or not images.is_floating_point() or images.ndim != 4 or images.shape[1] != 3:
             raise ValueError(f"{self.arch}: images must be a float tensor [B, 3, H, W], got "
                              f"{tuple(images.shape) if isinstance(images, Tensor) else type(images).__name__}")
-        return self._points(self.image_features(images).float().to(self.device), "image")
-
-    def _points(self, x: Tensor, kind: str) -> Tensor:
-        """The head's points of inputs `x` [B, E], computed once per distinct row: equal inputs get bit-identical
-        points whatever the batch they come in (a matmul's rounding can depend on its shape), so a control's ties are exact."""
-        u, inv = x.unique(dim=0, return_inverse=True)
-        return self.head(u, kind)[inv]
+        return self.head(self.image_features(images).float().to(self.device), "image")
 
     @property
     def geometry(self) -> Geometry:

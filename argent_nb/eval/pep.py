@@ -24,10 +24,10 @@ from .suite import benchmark_params, check_paths, check_requires, embed_dataset,
 from ..core.schema import EvalCfg
 
 # %% auto #0
-__all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'P_TIE', 'PAIR_PARTS', 'LENGTH_FREE', 'HEADLINE', 'PEP_FIELDS',
-           'pep_probability', 'pep_scores', 'pep_report', 'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs',
-           'pep_hierarcaps', 'matched_pairs', 'paired_wins', 'pep_paired', 'pair_parts', 'pep_direction_parts',
-           'pep_summary', 'plot_pep', 'plot_pep_paired', 'pep_hiershapes', 'PEPParams', 'check_pep', 'pep_benchmark']
+__all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'PAIR_PARTS', 'LENGTH_FREE', 'HEADLINE', 'PEP_FIELDS', 'pep_probability',
+           'pep_scores', 'pep_report', 'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps',
+           'matched_pairs', 'paired_wins', 'pep_paired', 'pair_parts', 'pep_direction_parts', 'pep_summary', 'plot_pep',
+           'plot_pep_paired', 'pep_hiershapes', 'PEPParams', 'check_pep', 'pep_benchmark']
 
 # %% ../../nbs/82_eval.pep.ipynb #7aa1c816
 def pep_probability(angle):
@@ -156,6 +156,7 @@ class PEPPairs:
     family: np.ndarray
     kind: np.ndarray
     dropped: dict = field(default_factory=dict)
+    length_matched: bool = False    # the world gives tier_tier and caption_caption pairs one token count (HierShapes 2)
 
     def __post_init__(self):
         types = dict(a_table=str, b_table=str, family=str, kind=str, label=bool)
@@ -181,7 +182,7 @@ class PEPPairs:
 
     def select(self, mask) -> "PEPPairs":
         "The pairs where `mask` (bool [P] or indices) holds."
-        return PEPPairs(*[getattr(self, k)[mask] for k in _PAIR_FIELDS], dropped=dict(self.dropped))
+        return PEPPairs(*[getattr(self, k)[mask] for k in _PAIR_FIELDS], dropped=dict(self.dropped), length_matched=self.length_matched)
 
     def counts(self) -> dict[str, int]:
         "Number of pairs per `family/kind`."
@@ -253,7 +254,7 @@ def _hiershapes_candidates(i: int, scene, texts) -> list[tuple]:
 
 def hiershapes_pairs(ds: HierShapes | HierShapes2, indices: Sequence[int] | None = None) -> PEPPairs:
     """PEP pairs of the samples `indices` (default: all) of a HierShapes world's dataset `ds` (`HierShapes2` or the
-    first `HierShapes`), each labelled by that world's exact oracle, `ds.oracle_entails`; tables `images`, `tiers`,
+    first `HierShapes`), each labelled by that world's exact oracle, `ds.oracle_entails` (and `length_matched` as the world declares); tables `images`, `tiers`,
     `tier_negatives`, `captions`, `box_images`, `box_texts` (the fields `embed_dataset` returns)."""
     records, dropped = [], {}
     for i in (range(len(ds)) if indices is None else indices):
@@ -266,7 +267,9 @@ def hiershapes_pairs(ds: HierShapes | HierShapes2, indices: Sequence[int] | None
             if truth != (kind == "positive"):
                 dropped[f"{fam}/{kind}"] = dropped.get(f"{fam}/{kind}", 0) + 1; continue
             records.append((a, b, truth, fam, kind))
-    return PEPPairs.from_records(records, dropped)
+    out = PEPPairs.from_records(records, dropped)
+    out.length_matched = bool(getattr(ds, "length_matched", False))     # HierShapes 2 declares it; the first world's tiers grow
+    return out
 
 # %% ../../nbs/82_eval.pep.ipynb #14977025
 def hierarcaps_pairs(rows: Sequence, images: bool = False) -> PEPPairs:
@@ -324,14 +327,15 @@ def matched_pairs(pairs: PEPPairs, kind: str) -> tuple[np.ndarray, np.ndarray]:
         if key in true: pos.append(true[key]); neg.append(j)
     return np.asarray(pos, dtype=np.int64), np.asarray(neg, dtype=np.int64)
 
-# %% ../../nbs/82_eval.pep.ipynb #2089652e
-P_TIE = 2.0 ** -21
-"Two PEP probabilities that differ by at most this tie: four float32 units of an angle in [2, 4), times 1/2 (dp <= dtheta / 2)."
-
+# %% ../../nbs/82_eval.pep.ipynb #9a51df9e
 def paired_wins(p_true, p_false) -> np.ndarray:
-    "Per matched pair, float64: 1 where the true pair's p is higher, 1/2 for a tie (|difference| <= `P_TIE`), else 0."
-    d = np.asarray(p_true, dtype=np.float64) - np.asarray(p_false, dtype=np.float64)
-    return np.where(np.abs(d) <= P_TIE, 0.5, (d > 0).astype(np.float64))
+    """Per matched pair, float64: 1 where the true pair's p is higher, 1/2 for a tie, else 0. A tie: the two differ by at
+    most two float32 units of the wider of their angles (theta = 2 arccos sqrt p), a float32 angle kernel's rounding."""
+    pt, pf = np.asarray(p_true, dtype=np.float64), np.asarray(p_false, dtype=np.float64)
+    theta = 2 * np.arccos(np.sqrt(np.clip(np.minimum(pt, pf), 0, 1)))
+    tol = 2 * np.spacing(theta.astype(np.float32)).astype(np.float64)
+    d = pt - pf
+    return np.where(np.abs(d) <= tol, 0.5, (d > 0).astype(np.float64))
 
 # %% ../../nbs/82_eval.pep.ipynb #4e0d7fd0
 def pep_paired(p, pairs: PEPPairs) -> dict[str, float]:
@@ -355,7 +359,7 @@ def pep_paired(p, pairs: PEPPairs) -> dict[str, float]:
 PAIR_PARTS = ("tier_tier", "tier_caption", "caption_caption")
 "The parts of the `text_text` family: two tiers before the caption; a tier (or tier negative) with the caption P_T; the `captions` field with P_T."
 LENGTH_FREE = ("tier_tier", "caption_caption")
-"The parts whose two texts have equal token counts on HierShapes 2: `paired_reversed_length_free` pools them."
+"The parts whose two texts have one token count where a world declares it (`length_matched`): `paired_reversed_length_free` pools them."
 
 
 def pair_parts(pairs: PEPPairs) -> np.ndarray:
@@ -371,16 +375,17 @@ def pair_parts(pairs: PEPPairs) -> np.ndarray:
     part = np.where(tt & field, PAIR_PARTS[2], np.where(tt & cap, PAIR_PARTS[1], PAIR_PARTS[0]))
     return np.where(tt, part, pairs.family).astype(str)
 
-
+# %% ../../nbs/82_eval.pep.ipynb #53a19124
 def pep_direction_parts(p, pairs: PEPPairs) -> dict[str, float]:
     """The direction score of the `text_text` family per part (`pair_parts`): `paired_reversed_P` for each part P and
-    `paired_reversed_length_free` over the `LENGTH_FREE` parts, each the share of matched reversed pairs whose true
+    `paired_reversed_length_free` over the `LENGTH_FREE` parts where the world
+    matches their token counts (`pairs.length_matched`), each the share of matched reversed pairs whose true
     pair has the higher p, a tie counting 1/2 (`paired_wins`, as `pep_paired`). A part without reversed pairs gets no key."""
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
     if p.shape != (len(pairs),): raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
     pos, neg = matched_pairs(pairs, "reversed")
     part, w = pair_parts(pairs)[neg], paired_wins(p[pos], p[neg])
-    groups = {**{q: part == q for q in PAIR_PARTS}, "length_free": np.isin(part, LENGTH_FREE)}
+    groups = {q: part == q for q in PAIR_PARTS} | ({"length_free": np.isin(part, LENGTH_FREE)} if pairs.length_matched else {})
     return {f"paired_reversed_{q}": float(w[m].mean()) for q, m in groups.items() if m.any()}
 
 # %% ../../nbs/82_eval.pep.ipynb #32f9b8ac
