@@ -251,7 +251,7 @@ def _hiershapes_candidates(i: int, scene, texts) -> list[tuple]:
         if k < named: out += [(("box_texts", i, k), T(last), "textbox_text", "positive"), (T(last), ("box_texts", i, k), "textbox_text", "reversed")]
     return out
 
-# %% ../../nbs/82_eval.pep.ipynb #cb623769
+# %% ../../nbs/82_eval.pep.ipynb #4449f013
 def hiershapes_pairs(ds: HierShapes | HierShapes2, indices: Sequence[int] | None = None) -> PEPPairs:
     """PEP pairs of the samples `indices` (default: all) of a HierShapes world's dataset `ds` (`HierShapes2` or the
     first `HierShapes`), each labelled by that world's exact oracle, `ds.oracle_entails` (and `length_matched` as the world declares); tables `images`, `tiers`,
