@@ -22,7 +22,7 @@ from .suite import benchmark_params, embed_dataset
 # %% auto #0
 __all__ = ['FUNCTION_WORDS', 'ControlModel', 'LengthControl', 'four_squares', 'text_words', 'image_key', 'object_words',
            'scene_words', 'image_word_table', 'BagOfWordsControl', 'control_eval_sets', 'control_models',
-           'foil_outcomes', 'chance_band']
+           'foil_margins', 'foil_outcomes', 'chance_band']
 
 # %% ../../nbs/79b_eval.controls.ipynb #f850ebdb
 class ControlModel(nn.Module):
@@ -266,6 +266,24 @@ def control_models(eval_cfg: EvalCfg, like: nn.Module) -> dict[str, nn.Module]:
     return {"control:length": LengthControl(like.tokenizer, like.context_length, **kw),
             "control:bow": BagOfWordsControl(control_eval_sets(eval_cfg), like.tokenizer, like.context_length, **kw)}
 
+# %% ../../nbs/79b_eval.controls.ipynb #c09e2864
+def foil_margins(model, cfg: EvalCfg, split: str | None = None, accelerator=None) -> dict:
+    """Per item and hard-negative slot of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset`
+    names, as numpy [N, S]: `margin`, the image's similarity to its caption minus to the foil (`model.geometry`,
+    float64; > 0 is a win); `type` (index into `HARD_NEGATIVE_TYPES`), `valid`, and `binding` (None where untagged)."""
+    fields = ["images", "captions", "hard_negatives", "hard_negative_binding"]
+    ds = hiershapes_eval_set(cfg, fields, split=split)
+    was = model.training; model.eval()
+    try:
+        with torch.no_grad(): e = embed_dataset(model, ds, [f for f in fields if f in ds.provides], cfg.batch_size, accelerator)
+    finally: model.train(was)
+    img, foils, geo = e["images"], e["hard_negatives"], model.geometry
+    with torch.no_grad():
+        d = (geo.similarity(img, e["captions"])[:, None] - geo.similarity(img[:, None].expand_as(foils), foils)).double()
+    b = e.get("hard_negative_binding")
+    return {"margin": d.cpu().numpy(), "type": e["hard_negative_types"].cpu().numpy(), "valid": e["hard_negatives_valid"].bool().cpu().numpy(),
+            "binding": None if b is None else b.bool().cpu().numpy()}
+
 # %% ../../nbs/79b_eval.controls.ipynb #92b08300
 def _outcomes(d: Tensor, m: Tensor, prefix: str) -> dict[str, float]:
     "`prefix`_win / _tie / _loss shares of the margins `d[m]`, _tie_aware = win + tie / 2, _n = how many."
@@ -278,22 +296,16 @@ def foil_outcomes(model, cfg: EvalCfg, split: str | None = None, accelerator=Non
     """Per hard-negative type t of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset` names:
     `foil_<t>_win`, `foil_<t>_tie` (exactly equal similarity), `foil_<t>_loss` shares of the valid foils,
     `foil_<t>_tie_aware` = win + tie / 2 (chance 1/2) and `foil_<t>_n` (valid foils), each scored by
-    `model.geometry.similarity` of the image with caption and foil; where the foils are tagged (HierShapes 2), the
-    same per stratum, `foil_<t>_binding_*` (binding-only) and `foil_<t>_bow_*` (bag-of-words-solvable)."""
-    fields = ["images", "captions", "hard_negatives", "hard_negative_binding"]
-    ds = hiershapes_eval_set(cfg, fields, split=split)
-    was = model.training; model.eval()
-    try:
-        with torch.no_grad(): e = embed_dataset(model, ds, [f for f in fields if f in ds.provides], cfg.batch_size, accelerator)
-    finally: model.train(was)
-    img, foils, geo = e["images"], e["hard_negatives"], model.geometry
-    with torch.no_grad():
-        d = (geo.similarity(img, e["captions"])[:, None] - geo.similarity(img[:, None].expand_as(foils), foils)).double()
-    bind, out = e.get("hard_negative_binding"), {}
+    `model.geometry.similarity` of the image with caption and foil (`foil_margins`); where the foils are tagged
+    (HierShapes 2), the same per stratum, `foil_<t>_binding_*` (binding-only) and `foil_<t>_bow_*` (bag-of-words-solvable)."""
+    fm = foil_margins(model, cfg, split, accelerator)
+    d, bind, out = torch.from_numpy(fm["margin"]), fm["binding"], {}
     for t, name in enumerate(HARD_NEGATIVE_TYPES):
-        m = (e["hard_negative_types"] == t) & e["hard_negatives_valid"].bool()
+        m = torch.from_numpy((fm["type"] == t) & fm["valid"])
         out |= _outcomes(d, m, f"foil_{name}")
-        if bind is not None: out |= _outcomes(d, m & bind, f"foil_{name}_binding") | _outcomes(d, m & ~bind, f"foil_{name}_bow")
+        if bind is not None:
+            b = torch.from_numpy(bind)
+            out |= _outcomes(d, m & b, f"foil_{name}_binding") | _outcomes(d, m & ~b, f"foil_{name}_bow")
     return out
 
 # %% ../../nbs/79b_eval.controls.ipynb #14b529b7
