@@ -16,8 +16,9 @@ from ..core.heads import get_head
 from ..core.hiershapes import PROMPT_PREFIXES, scene_facts
 from ..core.models import LOGIT_SCALE_MAX
 from ..core.schema import EvalCfg
+from ..ceclip.metrics import hiershapes_foil_embeddings
 from .kit import hiershapes_eval_set
-from .suite import benchmark_params, embed_dataset
+from .suite import benchmark_params
 
 # %% auto #0
 __all__ = ['FUNCTION_WORDS', 'ControlModel', 'LengthControl', 'four_squares', 'text_words', 'image_key', 'object_words',
@@ -271,11 +272,9 @@ def foil_margins(model, cfg: EvalCfg, split: str | None = None, accelerator=None
     """Per item and hard-negative slot of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset`
     names, as numpy [N, S]: `margin`, the image's similarity to its caption minus to the foil (`model.geometry`,
     float64; > 0 is a win); `type` (index into `HARD_NEGATIVE_TYPES`), `valid`, and `binding` (None where untagged)."""
-    fields = ["images", "captions", "hard_negatives", "hard_negative_binding"]
-    ds = hiershapes_eval_set(cfg, fields, split=split)
     was = model.training; model.eval()
     try:
-        with torch.no_grad(): e = embed_dataset(model, ds, [f for f in fields if f in ds.provides], cfg.batch_size, accelerator)
+        with torch.no_grad(): e = hiershapes_foil_embeddings(model, split or cfg.split, cfg, accelerator)   # the ceclip benchmark's pass
     finally: model.train(was)
     img, foils, geo = e["images"], e["hard_negatives"], model.geometry
     with torch.no_grad():

@@ -55,7 +55,7 @@ class TreeParams:
 def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """TIE/LCA/J/PH/RH of zero-shot leaf predictions for HierShapes subjects: box crops (`tree_*`), full images
     (`tree_image_*`), in every text family of the world (the first: plain keys; the others: `_<key_safe(family)>`); on
-    HierShapes 2 also single-object images of held-out taxa (`tree_*_novel_taxa`; the first HierShapes has none)."""
+    HierShapes 2 also the crops of single-object scenes of held-out taxa (`tree_*_novel_taxa`; the first HierShapes has none)."""
     p = benchmark_params(cfg, "tree")
     ds = hiershapes_eval_set(cfg, ["images", "box_images"])
     emb = embed_dataset(model, ds, ["images", "box_images"], cfg.batch_size, accelerator)
@@ -64,8 +64,8 @@ def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
                                geo, cfg.batch_size, accelerator)
     leaves = lambda d: [d.scene(i)[0].leaf for i in range(len(d))]
     inputs = [("tree", emb["box_images"][:, 0], leaves(ds), ""), ("tree_image", emb["images"], leaves(ds), "")]
-    if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, ["images"])) is not None:
-        inputs.append(("tree", embed_dataset(model, nds, ["images"], cfg.batch_size, accelerator)["images"], leaves(nds), "_novel_taxa"))
+    if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, ["box_images"])) is not None:      # crops, as the plain keys
+        inputs.append(("tree", embed_dataset(model, nds, ["box_images"], cfg.batch_size, accelerator)["box_images"][:, 0], leaves(nds), "_novel_taxa"))
     out = {}
     for prefix, x, trues, split in inputs:
         for w, fam in zip(ws, fams.values()):
