@@ -20,7 +20,8 @@ from ..eval.kit import entailment_geometry, hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
 from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..core.schema import EvalCfg
-from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, has_novel_taxa, hierarchical_retrieval
+from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, hierarchical_retrieval
+from ..eval.hiershapes import held_out_taxa_set
 
 # %% auto #0
 __all__ = ['RCME_PARTS', 'rankwise_zero_shot', 'image_to_image_recall', 'hierarchical_f1', 'taxonomic_retrieval',
@@ -366,8 +367,7 @@ def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
         out |= {f"{name}_{k}" if name else k: v for k, v in r.items()}
         if (f := figure_path(cfg, f"rcme_rank_texts_{name or 'hiershapes'}.png", accelerator)) is not None:
             _save_rank_plot(node_emb, ds.taxonomy, geo, f, f"{name or 'HierShapes'} rank texts ({type(geo).__name__})")
-    if p.hiershapes and p.novel_taxa and has_novel_taxa(sets[0][1]) and cfg.split != "novel_taxa":
-        held_out = hiershapes_eval_set(cfg, ["images"], split="novel_taxa", max_objects=1)
+    if p.hiershapes and p.novel_taxa and (held_out := held_out_taxa_set(cfg, sets[0][1], ["images"])) is not None:
         r, _ = rcme_evaluate(model, held_out, geo, **run, **hs, parts=["retrieval"])
         out |= {f"{k}_novel_taxa": v for k, v in r.items()}
     return out
