@@ -20,6 +20,7 @@ from ..datasets.compositional import (SUGARCREPE_FILES, VALSE_INSTRUMENTS, VLC_C
                                               load_aro, load_sugarcrepe, load_valse, load_vlchecklist)
 from ..eval.kit import hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
+from ..eval.controls import hiershapes_foil_embeddings
 from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..core.schema import EvalCfg
 from ..datasets.common import open_first_images
@@ -27,8 +28,8 @@ from ..datasets.common import open_first_images
 # %% auto #0
 __all__ = ['ARO_SYMMETRIC_RELATIONS', 'strict_wins', 'group_accuracy', 'macro_accuracy', 'aro_accuracy', 'valse_keep',
            'first_per_source', 'selection', 'group_scores', 'compositional_correct', 'foil_accuracy',
-           'hiershapes_foil_embeddings', 'hiershapes_foils', 'CECLIPBenchParams', 'load_compositional',
-           'evaluate_compositional', 'plot_foil_accuracy', 'check_ceclip', 'ceclip_benchmark', 'ceclip_chance']
+           'hiershapes_foils', 'CECLIPBenchParams', 'load_compositional', 'evaluate_compositional',
+           'plot_foil_accuracy', 'check_ceclip', 'ceclip_benchmark', 'ceclip_chance']
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #025846a9
 def _score_rows(x, name: str) -> list[np.ndarray]:
@@ -198,13 +199,6 @@ def foil_accuracy(image_emb, caption_emb, foil_emb, foil_types, foil_valid, geom
     return out | {f"mean_{tag}": _nanmean([out[f"{n}_{tag}"] for n in names]) for tag, _ in strata}
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #a4c3d94f
-def hiershapes_foil_embeddings(model, split: str, cfg: EvalCfg, accelerator=None) -> dict:
-    """One embedding pass (`embed_dataset`) of the images, captions and foils of `cfg.n` samples of `split` of the world
-    `cfg.dataset` names, with the foils' types, validity and (HierShapes 2) binding tags."""
-    fields = ["images", "captions", "hard_negatives", "hard_negative_binding"]
-    ds = hiershapes_eval_set(cfg, fields, split=split)
-    return embed_dataset(model, ds, [f for f in fields if f in ds.provides], cfg.batch_size, accelerator)
-
 def hiershapes_foils(model, split: str, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """`foil_accuracy` of `model` on `cfg.n` samples of `split` of the world `cfg.dataset` names (seed `cfg.seed`,
     `cfg.image_size`), per type and, where the world tags its foils (`hard_negative_binding`: HierShapes 2), per

@@ -16,14 +16,13 @@ from ..core.heads import get_head
 from ..core.hiershapes import PROMPT_PREFIXES, scene_facts
 from ..core.models import LOGIT_SCALE_MAX
 from ..core.schema import EvalCfg
-from ..ceclip.metrics import hiershapes_foil_embeddings
 from .kit import hiershapes_eval_set
-from .suite import benchmark_params
+from .suite import benchmark_params, embed_dataset
 
 # %% auto #0
 __all__ = ['FUNCTION_WORDS', 'ControlModel', 'LengthControl', 'four_squares', 'text_words', 'image_key', 'object_words',
            'scene_words', 'image_word_table', 'BagOfWordsControl', 'control_eval_sets', 'control_models',
-           'foil_margins', 'foil_outcomes', 'chance_band']
+           'hiershapes_foil_embeddings', 'foil_margins', 'foil_outcomes', 'chance_band']
 
 # %% ../../nbs/79b_eval.controls.ipynb #f850ebdb
 class ControlModel(nn.Module):
@@ -268,6 +267,14 @@ def control_models(eval_cfg: EvalCfg, like: nn.Module) -> dict[str, nn.Module]:
             "control:bow": BagOfWordsControl(control_eval_sets(eval_cfg), like.tokenizer, like.context_length, **kw)}
 
 # %% ../../nbs/79b_eval.controls.ipynb #c09e2864
+def hiershapes_foil_embeddings(model, split: str, cfg: EvalCfg, accelerator=None) -> dict:
+    """One embedding pass (`embed_dataset`) of the images, captions and foils of `cfg.n` samples of `split` of the world
+    `cfg.dataset` names, with the foils' types, validity and (HierShapes 2) binding tags."""
+    fields = ["images", "captions", "hard_negatives", "hard_negative_binding"]
+    ds = hiershapes_eval_set(cfg, fields, split=split)
+    return embed_dataset(model, ds, [f for f in fields if f in ds.provides], cfg.batch_size, accelerator)
+
+# %% ../../nbs/79b_eval.controls.ipynb #e8b9ac61
 def foil_margins(model, cfg: EvalCfg, split: str | None = None, accelerator=None) -> dict:
     """Per item and hard-negative slot of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset`
     names, as numpy [N, S]: `margin`, the image's similarity to its caption minus to the foil (`model.geometry`,
