@@ -274,7 +274,7 @@ def hiershapes_foil_embeddings(model, split: str, cfg: EvalCfg, accelerator=None
     ds = hiershapes_eval_set(cfg, fields, split=split)
     return embed_dataset(model, ds, [f for f in fields if f in ds.provides], cfg.batch_size, accelerator)
 
-# %% ../../nbs/79b_eval.controls.ipynb #e8b9ac61
+# %% ../../nbs/79b_eval.controls.ipynb #a2791269
 def foil_margins(model, cfg: EvalCfg, split: str | None = None, accelerator=None) -> dict:
     """Per item and hard-negative slot of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset`
     names, as numpy [N, S]: `margin`, the image's similarity to its caption minus to the foil (`model.geometry`,
