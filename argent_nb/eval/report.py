@@ -8,10 +8,11 @@ import math, re
 from pathlib import Path
 from typing import Mapping, Sequence
 import numpy as np
+import scipy.stats
 
 # %% auto #0
-__all__ = ['FAMILIES', 'text_table', 'results_table', 'table_cells', 'markdown_table', 'metric_family', 'plot_table',
-           'figure_path', 'save_figure']
+__all__ = ['FAMILIES', 'text_table', 'results_table', 'seed_halfwidth', 'table_cells', 'markdown_table', 'metric_family',
+           'plot_table', 'figure_path', 'save_figure']
 
 # %% ../../nbs/79a_eval.report.ipynb #7a83b6a3
 def text_table(head: Sequence[str], body: Sequence[Sequence[str]], width: int | None = None, keep: int = 1) -> str:
@@ -37,14 +38,25 @@ def results_table(rows: Mapping[str, Mapping[str, float]], digits: int = 4, widt
     body = [[str(m)] + [fmt(r.get(c)) for c in cols] for m, r in rows.items()]
     return text_table(["method"] + [str(c) for c in cols], body, width)
 
+# %% ../../nbs/79a_eval.report.ipynb #ba675b02
+def seed_halfwidth(std: float | None, n: int, level: float = 0.95) -> float | None:
+    "Half-width of Student's t interval at `level` for a mean over `n` independent runs with sample std `std`; None for one run."
+    if std is None or n < 2: return None
+    if not 0 < level < 1: raise ValueError(f"level must be in (0, 1), got {level}")
+    return float(scipy.stats.t.ppf((1 + level) / 2, n - 1) * std / math.sqrt(n))
+
 # %% ../../nbs/79a_eval.report.ipynb #c7b0fda6
-def table_cells(table: dict, digits: int = 3) -> tuple[list[str], list[list[str]]]:
-    "(header, rows) of strings: method, runs ('n' or 'n/total' when some failed), then 'mean ± std' per metric ('-': none)."
+def table_cells(table: dict, digits: int = 3, level: float | None = None) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of strings: method, runs ('n' or 'n/total' when some failed), then per metric 'mean ± std', or with
+    `level` 'mean [lo, hi]' (Student's t interval over the runs, `seed_halfwidth`); one run: its value; '-': none."""
     metrics = list(dict.fromkeys(m for r in table.values() for m in r["mean"]))
     def cell(r, m):
         if m not in r["mean"]: return "-"
-        s = r["std"][m]
-        return f"{r['mean'][m]:.{digits}f}" + (f" ± {s:.{digits}f}" if s is not None else "")
+        mu, s = r["mean"][m], r["std"][m]
+        if s is None: return f"{mu:.{digits}f}"
+        if level is None: return f"{mu:.{digits}f} ± {s:.{digits}f}"
+        h = seed_halfwidth(s, r["n"], level)
+        return f"{mu:.{digits}f} [{mu - h:.{digits}f}, {mu + h:.{digits}f}]"
     body = [[lab, str(r["n"]) if not r["failed"] else f"{r['n']}/{r['n'] + r['failed']}", *(cell(r, m) for m in metrics)] for lab, r in table.items()]
     return ["method", "runs", *metrics], body
 
@@ -67,8 +79,9 @@ def metric_family(name: str) -> str:
     return next(f for f, pat in FAMILIES if re.search(pat, base))
 
 # %% ../../nbs/79a_eval.report.ipynb #abdb25af
-def plot_table(table: dict, path: str | Path | None = None, title: str = "evaluation"):
-    "Bar chart of the table, one panel per metric family: a bar per row (initial models hatched), error bars = std over seeds."
+def plot_table(table: dict, path: str | Path | None = None, title: str = "evaluation", level: float | None = None):
+    """Bar chart of the table, one panel per metric family: a bar per row (initial models hatched), error bars = std over
+    seeds, or with `level` the half-width of the t interval (`seed_halfwidth`)."""
     import matplotlib.pyplot as plt
     fams = {}
     for m in dict.fromkeys(m for r in table.values() for m in r["mean"]): fams.setdefault(metric_family(m), []).append(m)
@@ -78,14 +91,15 @@ def plot_table(table: dict, path: str | Path | None = None, title: str = "evalua
     cols = 2 if len(fams) > 1 and width <= 8 else 1; nr = max(1, math.ceil(len(fams) / cols))
     fig, axes = plt.subplots(nr, cols, figsize=(width * cols, 3.4 * nr), squeeze=False)
     w = 0.8 / max(1, len(labels))
+    err = lambda r, m: (r["std"].get(m) if level is None else seed_halfwidth(r["std"].get(m), r["n"], level)) or 0
     for ax, (fam, ms) in zip(axes.flat, fams.items()):
         x = np.arange(len(ms))
         for j, lab in enumerate(labels):
             r = table[lab]
             ax.bar(x + (j - (len(labels) - 1) / 2) * w, [r["mean"].get(m, np.nan) for m in ms], w, label=lab,
-                   yerr=[r["std"].get(m) or 0 for m in ms], capsize=2, hatch="//" if r["kind"] == "init" else None, alpha=0.85)
+                   yerr=[err(r, m) for m in ms], capsize=2, hatch="//" if r["kind"] == "init" else None, alpha=0.85)
         ax.set_xticks(x, [m.split("/")[-1] for m in ms], rotation=40, ha="right", fontsize=7)
-        ax.set(title=fam, xlabel="metric", ylabel="mean ± std over seeds")
+        ax.set(title=fam, xlabel="metric", ylabel="mean ± std over seeds" if level is None else f"mean, {level:.0%} interval over seeds")
     for ax in axes.flat[len(fams):]: ax.axis("off")
     h, l = axes.flat[0].get_legend_handles_labels()            # one legend for every panel, below them: no bars hidden
     fig.suptitle(title); fig.tight_layout()
