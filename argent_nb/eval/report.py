@@ -69,7 +69,7 @@ def markdown_table(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
 # %% ../../nbs/79a_eval.report.ipynb #5d0aff0f
 FAMILIES = [("counts", r"(_excluded|_images|_count)$"), ("retrieval", r"^(i2t|t2i|pairs)_R@"), ("zero-shot", r"^(rank_)?zs_"),
             ("image-to-image", r"^i2i_"), ("hierarchical retrieval", r"^(hier|taxo|hierarcaps)_"),
-            ("PEP detail", r"^pep_(?!(headline|auc|ap|pent|paired_reversed|paired_contradiction)$)"), ("PEP", r"^pep_"),
+            ("PEP detail", r"^pep_(?!(headline|auc|ap|pent|paired_reversed|paired_reversed_length_free|paired_contradiction)$)"), ("PEP", r"^pep_"),
             ("tree", r"^tree_"), ("norms", r"^norm"), ("foils", r"^foil_"), ("other", r"")]
 "Metric families of the figure (first match on the name, a benchmark prefix 'b/' dropped); 'counts' and 'PEP detail' (PEP per family and kind: in the table, not drawn) are not drawn."
 
