@@ -8,7 +8,6 @@ import math, re
 from pathlib import Path
 from typing import Mapping, Sequence
 import numpy as np
-import scipy.stats
 
 # %% auto #0
 __all__ = ['FAMILIES', 'text_table', 'results_table', 'seed_halfwidth', 'table_cells', 'markdown_table', 'metric_family',
@@ -43,6 +42,7 @@ def seed_halfwidth(std: float | None, n: int, level: float = 0.95) -> float | No
     "Half-width of Student's t interval at `level` for a mean over `n` independent runs with sample std `std`; None for one run."
     if std is None or n < 2: return None
     if not 0 < level < 1: raise ValueError(f"level must be in (0, 1), got {level}")
+    import scipy.stats                          # here, not at import: the trainer's start-up stays free of scipy
     return float(scipy.stats.t.ppf((1 + level) / 2, n - 1) * std / math.sqrt(n))
 
 # %% ../../nbs/79a_eval.report.ipynb #c7b0fda6
