@@ -13,8 +13,8 @@ import torch.nn.functional as F
 # scipy.stats is imported where it is used (1-1.5 s at import: a trainer's --help does not need it)
 
 # %% auto #0
-__all__ = ['TREE_CONVENTIONS', 'recall_at_k', 'retrieval_metrics', 'clip_ensemble', 'class_embeddings', 'zero_shot_accuracy',
-           'kendall_tau', 'spearman_rho', 'rowwise_kendall', 'pair_tree_metrics', 'tree_metrics']
+__all__ = ['TREE_CONVENTIONS', 'recall_hits', 'recall_at_k', 'retrieval_metrics', 'clip_ensemble', 'class_embeddings',
+           'zero_shot_accuracy', 'kendall_tau', 'spearman_rho', 'rowwise_kendall', 'pair_tree_metrics', 'tree_metrics']
 
 # %% ../../nbs/09_core.metrics.ipynb #fc952f90
 def _to_numpy(x, name: str, ndim: int | tuple[int, ...] | None = None) -> np.ndarray:
@@ -87,6 +87,13 @@ def _hits(s: np.ndarray, pos: np.ndarray, ks: tuple[int, ...], query: str = "que
     n_higher = ((s >= best) & ~pos).sum(1)                   # negatives at or above it (ties count against)
     return n_higher[:, None] < np.asarray(ks)[None, :]
 
+# %% ../../nbs/09_core.metrics.ipynb #d0bffcdc
+def recall_hits(scores, positives, ks: Sequence[int] = (1, 5, 10)) -> np.ndarray:
+    """Per query, what `recall_at_k` averages: float64 [Nq, len(ks)], 1 where a positive is within the top-k (the same
+    inputs, checks and tie rule). The per-item outcomes a paired test over queries resamples (`79c_eval.claims`)."""
+    s, ks = _check_scores(scores), _check_ks(ks)
+    return _hits(s, _positives_matrix(positives, *s.shape), ks).astype(np.float64)
+
 # %% ../../nbs/09_core.metrics.ipynb #1c1e856c
 def recall_at_k(scores, positives, ks: Sequence[int] = (1, 5, 10)) -> dict[str, float]:
     """Fraction of queries with at least one positive in the top-k, as `{"R@k": ...}`.
@@ -94,10 +101,7 @@ def recall_at_k(scores, positives, ks: Sequence[int] = (1, 5, 10)) -> dict[str, 
     `scores` [Nq, Nc]: higher means more similar. `positives`: a bool matrix [Nq, Nc], or one iterable of correct
     candidate indices per query (multi-reference). Tie rule (pessimistic): a positive is within the top-k if fewer
     than k negatives score at least as high. Every query needs at least one positive."""
-    s, ks = _check_scores(scores), _check_ks(ks)
-    pos = _positives_matrix(positives, *s.shape)
-    hits = _hits(s, pos, ks)
-    return {f"R@{k}": float(h) for k, h in zip(ks, hits.mean(0))}
+    return {f"R@{k}": float(h) for k, h in zip(_check_ks(ks), recall_hits(scores, positives, ks).mean(0))}
 
 # %% ../../nbs/09_core.metrics.ipynb #e5b7b20e
 def retrieval_metrics(sim_img_txt, txt_to_img, ks: Sequence[int] = (1, 5, 10)) -> dict[str, float]:

@@ -236,10 +236,11 @@ def _lineage_labels(taxonomy, leaves: Sequence[tuple], n: int) -> Tensor:
 # %% ../../nbs/21_rcme.metrics.ipynb #527b6daa
 def rcme_scores(image_emb, node_emb, taxonomy, leaves: Sequence[tuple], geometry: Geometry, *, steps: int = 50,
                 procedure: str = "sweep", retrieval_images: Sequence[int] | None = None,
-                parts: Sequence[str] = RCME_PARTS) -> dict[str, float]:
+                parts: Sequence[str] = RCME_PARTS, items: dict | None = None) -> dict[str, float]:
     """The `rcme` benchmark's metrics from embeddings: `image_emb` [N, D]; `node_emb` [M, D] the rank texts of all
     taxonomy nodes in `rank_text_table` order; `leaves` each image's taxon path; `retrieval_images` the images of
-    the hierarchical retrieval (None: all; the benchmark passes one per species); `parts` a subset of `RCME_PARTS`."""
+    the hierarchical retrieval (None: all; the benchmark passes one per species); `parts` a subset of `RCME_PARTS`;
+    `items`, if given, receives the retrieval's per-image arrays `taxo_tau`, `taxo_P`, `taxo_R` (the input of a paired test)."""
     img = _as_float_tensor(image_emb, "image_emb", 2)
     if set(parts) - set(RCME_PARTS) or not parts: raise ValueError(f"parts must be a non-empty subset of {RCME_PARTS}, got {parts}")
     if len(node_emb) != len(rank_text_table(taxonomy)[0]):
@@ -261,19 +262,21 @@ def rcme_scores(image_emb, node_emb, taxonomy, leaves: Sequence[tuple], geometry
         row = {a: k for k, a in enumerate(cand)}
         gt = torch.tensor([[row[a] for a in taxonomy.ancestors(leaves[i])] for i in sel])
         rows = torch.tensor([off[len(a) - 1] + taxonomy.rank_index(a) for a in cand])
-        tr = taxonomic_retrieval(img[sel], node_emb[rows], gt, geometry, steps=steps, procedure=procedure)
+        tr = taxonomic_retrieval(img[sel], node_emb[rows], gt, geometry, steps=steps, procedure=procedure, per_image=items is not None)
+        if items is not None: tr, s = tr; items |= {"taxo_tau": s["tau_d"], "taxo_P": s["P"], "taxo_R": s["R"]}
         out |= {f"taxo_{k}": v for k, v in tr.items()} | {"taxo_images": float(len(sel))}
     return out
 
 # %% ../../nbs/21_rcme.metrics.ipynb #d2e5dcae
 def rcme_evaluate(model, dataset, geometry: Geometry, *, steps: int = 50, procedure: str = "sweep",
                   one_per_species: bool = True, species_seed: int | None = None, parts: Sequence[str] = RCME_PARTS,
-                  batch_size: int = 256, accelerator=None) -> tuple[dict[str, float], Tensor]:
+                  batch_size: int = 256, accelerator=None, items: dict | None = None) -> tuple[dict[str, float], Tensor]:
     """`rcme_scores` of `model` on a taxonomy dataset (`.taxonomy`, `.leaf(i)`, field "images"), the retrieval on
     `one_per_leaf(leaves, species_seed)` if `one_per_species`, for every text family of the dataset (`.text_families`,
     `.rank_text(node, family)`; without them: `taxonomy.rank_text`): plain keys for the first family; the others
     suffixed `_<key_safe(family)>`, with the parts that read texts (zero-shot, retrieval). Also returns the first
-    family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is embedded once, each image once."""
+    family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is embedded once, each image once.
+    `items`: the first family's per-image retrieval arrays (`rcme_scores`)."""
     tax = getattr(dataset, "taxonomy", None)
     if tax is None or not hasattr(dataset, "leaf"):
         raise TypeError(f"{type(dataset).__name__} needs `taxonomy` and `leaf(i)` (each sample's taxon path) for RCME's benchmark")
@@ -288,7 +291,7 @@ def rcme_evaluate(model, dataset, geometry: Geometry, *, steps: int = 50, proced
         pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}        # distinct texts (two nodes could share one)
         node_emb = encode_texts(model, list(pos), batch_size, accelerator)[torch.tensor([pos[t] for t in texts])]
         if p: out |= {k + sfx: v for k, v in rcme_scores(img, node_emb, tax, leaves, geometry, steps=steps, procedure=procedure,
-                                                         retrieval_images=sel, parts=p).items()}
+                                                         retrieval_images=sel, parts=p, items=items if not sfx else None).items()}
         first = node_emb if first is None else first
     return out, first
 
