@@ -4,6 +4,8 @@
 
 # %% ../nbs/47_outcomes.ipynb #9d097a5a
 from __future__ import annotations
+import hashlib, os
+from pathlib import Path
 from typing import Callable, Sequence
 import numpy as np
 import torch
@@ -21,7 +23,7 @@ from .rcme.metrics import rcme_evaluate
 
 # %% auto #0
 __all__ = ['ITEM_FAMILIES', 'retrieval_items', 'zero_shot_items', 'foil_items', 'pep_items', 'hier_items', 'taxo_items',
-           'item_outcomes']
+           'item_outcomes', 'cached_outcomes']
 
 # %% ../nbs/47_outcomes.ipynb #da7f0a27
 def retrieval_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
@@ -141,3 +143,20 @@ def item_outcomes(model, cfg: EvalCfg, families: Sequence[str] | None = None, ac
         with torch.no_grad(), shared_embeddings():
             return {k: np.asarray(v, dtype=np.float64) for f in names for k, v in ITEM_FAMILIES[f](model, cfg, accelerator).items()}
     finally: model.train(was)
+
+# %% ../nbs/47_outcomes.ipynb #d8d76930
+def cached_outcomes(folder, cfg: EvalCfg, families: Sequence[str], model: Callable, accelerator=None) -> dict[str, np.ndarray]:
+    """`item_outcomes` for `families` of the model that `model()` returns (called only if a family is missing), kept in
+    `folder` as `outcomes_<family>_<hash of cfg>.npz`, one file per family, each written whole and read without pickle."""
+    folder, tag = Path(folder), hashlib.sha1(repr(cfg).encode()).hexdigest()[:10]
+    path = lambda f: folder / f"outcomes_{f}_{tag}.npz"
+    if missing := [f for f in families if not path(f).exists()]:
+        m = model()
+        for f in missing:
+            tmp = path(f).with_name(path(f).stem + ".tmp.npz")
+            np.savez(tmp, **item_outcomes(m, cfg, [f], accelerator))
+            os.replace(tmp, path(f))
+    out = {}
+    for f in families:
+        with np.load(path(f), allow_pickle=False) as z: out |= {k: z[k] for k in z.files}
+    return out

@@ -9,7 +9,7 @@ from typing import Callable
 import numpy as np
 
 # %% auto #0
-__all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'seed_item_stats', 'decide']
+__all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'seed_item_stats', 'decide', 'claim_row']
 
 # %% ../../nbs/79c_eval.claims.ipynb #2726cc6b
 VERDICTS = ("holds", "reversed", "inconclusive")
@@ -87,3 +87,18 @@ def decide(a, b, direction: int = 1, stat: Callable | None = None, n_boot: int =
     diff = float(seed_item_stats(a, full, stat).mean() - seed_item_stats(b, full, stat).mean())
     lo, hi = (float(q) for q in np.quantile(reps, [(1 - level) / 2, (1 + level) / 2]))
     return Decision(diff, lo, hi, verdict(lo, hi, direction), direction, n, (sa_n, sb_n), level, reps)
+
+# %% ../../nbs/79c_eval.claims.ipynb #9cabf939
+def claim_row(claim: str, paper: str, a, b, direction: int = 1, margin: float = 0.0, digits: int = 3, **kw) -> dict:
+    """One row of a verdict table for the claim that A is higher than B (`direction=1`; -1: lower) on per-item outcomes
+    `a`, `b` (`decide`'s inputs; `kw` goes to it): the claim, the paper's number `paper` (its words), the means of A and
+    B over runs and items, and the decision's difference, interval and verdict. `margin` > 0: the non-inferiority
+    claim "A is not lower than B by more than `margin`" (A + `margin` against B, direction 1; shown in the claim)."""
+    if margin < 0: raise ValueError(f"margin must be >= 0, got {margin}")
+    if margin and direction != 1: raise ValueError("a margin states a non-inferiority claim (A >= B - margin): use direction=1")
+    a, b = runs_array(a, "a"), runs_array(b, "b")
+    d = decide(a + margin, b, direction, **kw)
+    f = lambda v: f"{v:.{digits}f}"
+    return {"claim": claim + (f" (margin {margin:g})" if margin else ""), "paper": paper, "A": f(a.mean()), "B": f(b.mean()),
+            "A - B": f"{d.diff - margin:+.{digits}f}", f"{d.level:.0%} interval of A - B": f"[{d.lo - margin:+.{digits}f}, {d.hi - margin:+.{digits}f}]",
+            "verdict": d.verdict, "items": str(d.n_items), "seeds": "/".join(map(str, d.n_seeds))}
