@@ -4,12 +4,14 @@
 
 # %% ../../nbs/79c_eval.claims.ipynb #0307f0b2
 from __future__ import annotations
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 import numpy as np
+from .report import markdown_table
 
 # %% auto #0
-__all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'seed_item_stats', 'decide', 'claim_row']
+__all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'seed_item_stats', 'decide', 'claim_row', 'verdict_table',
+           'plot_claims']
 
 # %% ../../nbs/79c_eval.claims.ipynb #2726cc6b
 VERDICTS = ("holds", "reversed", "inconclusive")
@@ -89,16 +91,46 @@ def decide(a, b, direction: int = 1, stat: Callable | None = None, n_boot: int =
     return Decision(diff, lo, hi, verdict(lo, hi, direction), direction, n, (sa_n, sb_n), level, reps)
 
 # %% ../../nbs/79c_eval.claims.ipynb #9cabf939
-def claim_row(claim: str, paper: str, a, b, direction: int = 1, margin: float = 0.0, digits: int = 3, **kw) -> dict:
-    """One row of a verdict table for the claim that A is higher than B (`direction=1`; -1: lower) on per-item outcomes
-    `a`, `b` (`decide`'s inputs; `kw` goes to it): the claim, the paper's number `paper` (its words), the means of A and
-    B over runs and items, and the decision's difference, interval and verdict. `margin` > 0: the non-inferiority
-    claim "A is not lower than B by more than `margin`" (A + `margin` against B, direction 1; shown in the claim)."""
+def claim_row(claim: str, paper: str, a, b, direction: int = 1, margin: float = 0.0, **kw) -> dict:
+    """A claim decided, as a row of a verdict table: `claim` (its words), `paper` (the paper's number, its words), the
+    means `A` and `B` of the per-item outcomes `a`, `b` (`decide`'s inputs; `kw` goes to it) and `decision`, the
+    `Decision` on A - B for the claim that A is higher (`direction=1`) or lower (-1). `margin` > 0: the non-inferiority
+    claim "A is not lower than B by more than `margin`", decided as A + `margin` against B (the interval shown is A - B's)."""
     if margin < 0: raise ValueError(f"margin must be >= 0, got {margin}")
     if margin and direction != 1: raise ValueError("a margin states a non-inferiority claim (A >= B - margin): use direction=1")
     a, b = runs_array(a, "a"), runs_array(b, "b")
     d = decide(a + margin, b, direction, **kw)
-    f = lambda v: f"{v:.{digits}f}"
-    return {"claim": claim + (f" (margin {margin:g})" if margin else ""), "paper": paper, "A": f(a.mean()), "B": f(b.mean()),
-            "A - B": f"{d.diff - margin:+.{digits}f}", f"{d.level:.0%} interval of A - B": f"[{d.lo - margin:+.{digits}f}, {d.hi - margin:+.{digits}f}]",
-            "verdict": d.verdict, "items": str(d.n_items), "seeds": "/".join(map(str, d.n_seeds))}
+    if margin: d = replace(d, diff=d.diff - margin, lo=d.lo - margin, hi=d.hi - margin, replicates=d.replicates - margin)
+    return {"claim": claim, "paper": paper, "A": float(a.mean()), "B": float(b.mean()), "margin": margin, "decision": d}
+
+# %% ../../nbs/79c_eval.claims.ipynb #27e478cc
+def verdict_table(rows: list[dict], digits: int = 3) -> str:
+    """The markdown verdict table of `claim_row` rows: claim (with its margin), the paper's number, A and B, A - B with
+    its interval, the verdict, and the test items and seeds (of A / B) it was decided on."""
+    f = lambda v: f"{v:+.{digits}f}"
+    head = ["claim", "paper", "A", "B", "A - B [95% interval]", "verdict", "items", "seeds"]
+    body = [[r["claim"] + (f" (margin {r['margin']:g})" if r["margin"] else ""), r["paper"], f"{r['A']:.{digits}f}", f"{r['B']:.{digits}f}",
+             f"{f(d.diff)} [{f(d.lo)}, {f(d.hi)}]", f"**{d.verdict}**", str(d.n_items), "/".join(map(str, d.n_seeds))]
+            for r in rows for d in [r["decision"]]]
+    return markdown_table(head, body)
+
+# %% ../../nbs/79c_eval.claims.ipynb #16bda5e0
+def plot_claims(rows: list[dict], title: str, ax=None):
+    """The differences A - B of `claim_row` rows with their intervals, one line per claim (top first), coloured by
+    verdict, each in the direction its paper claims (a lower-is-claimed difference is drawn as B - A), margins dashed."""
+    import matplotlib.pyplot as plt
+    ax = ax or plt.subplots(figsize=(8, 0.45 * len(rows) + 1.4))[1]
+    colour = {"holds": "C2", "reversed": "C3", "inconclusive": "0.5"}
+    for y, r in enumerate(rows[::-1]):
+        d = r["decision"]; s = d.direction
+        lo, hi = sorted((s * d.lo, s * d.hi))
+        ax.plot([lo, hi], [y, y], color=colour[d.verdict], lw=2.5)
+        ax.plot([s * d.diff], [y], "o", color=colour[d.verdict])
+        if r["margin"]: ax.plot([-r["margin"]] * 2, [y - 0.3, y + 0.3], color="k", ls="--", lw=1)
+    ax.axvline(0, color="k", lw=0.8)
+    for v, c in colour.items(): ax.plot([], [], color=c, lw=2.5, label=v)
+    ax.plot([], [], color="k", ls="--", lw=1, label="non-inferiority margin")
+    ax.set_yticks(range(len(rows)), [r["claim"] for r in rows[::-1]], fontsize=8)
+    ax.set(title=title, xlabel="difference in the claimed direction, with its 95% interval", ylabel="claim")
+    ax.legend(fontsize=7, loc="best")
+    return ax
