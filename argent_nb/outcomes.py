@@ -20,10 +20,11 @@ from .eval.pep import LENGTH_FREE, PAIR_KINDS, PAIR_PARTS, matched_pairs, pair_p
 from .eval.suite import benchmark_params, embed_dataset, encode_texts, shared_embeddings
 from .radial_emb.metrics import hierarchical_retrieval
 from .rcme.metrics import rcme_evaluate
+from .runs import load_run_model
 
 # %% auto #0
 __all__ = ['ITEM_FAMILIES', 'retrieval_items', 'zero_shot_items', 'foil_items', 'pep_items', 'hier_items', 'taxo_items',
-           'item_outcomes', 'cached_outcomes']
+           'item_outcomes', 'cached_outcomes', 'seed_items']
 
 # %% ../nbs/47_outcomes.ipynb #da7f0a27
 def retrieval_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
@@ -160,3 +161,9 @@ def cached_outcomes(folder, cfg: EvalCfg, families: Sequence[str], model: Callab
     for f in families:
         with np.load(path(f), allow_pickle=False) as z: out |= {k: z[k] for k in z.files}
     return out
+
+# %% ../nbs/47_outcomes.ipynb #37231feb
+def seed_items(runs: Sequence, key: str, cfg: EvalCfg, families: Sequence[str]) -> np.ndarray:
+    """[runs, items]: `key`'s per-item outcomes of each run folder in `runs` (one row per seed: `decide`'s input), each
+    run scored once for `families` and kept in its folder (`cached_outcomes` of the model `runs.load_run_model` loads)."""
+    return np.stack([cached_outcomes(d, cfg, families, lambda d=d: load_run_model(d)[0])[key] for d in runs])
