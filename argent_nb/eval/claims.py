@@ -117,7 +117,8 @@ def verdict_table(rows: list[dict], digits: int = 3) -> str:
 # %% ../../nbs/79c_eval.claims.ipynb #16bda5e0
 def plot_claims(rows: list[dict], title: str, ax=None):
     """The differences A - B of `claim_row` rows with their intervals, one line per claim (top first), coloured by
-    verdict, each in the direction its paper claims (a lower-is-claimed difference is drawn as B - A), margins dashed."""
+    verdict, each in the direction its paper claims (a lower-is-claimed difference is drawn as B - A), margins dashed
+    (and in the legend where a row has one)."""
     import matplotlib.pyplot as plt
     ax = ax or plt.subplots(figsize=(8, 0.45 * len(rows) + 1.4))[1]
     colour = {"holds": "C2", "reversed": "C3", "inconclusive": "0.5"}
@@ -129,7 +130,7 @@ def plot_claims(rows: list[dict], title: str, ax=None):
         if r["margin"]: ax.plot([-r["margin"]] * 2, [y - 0.3, y + 0.3], color="k", ls="--", lw=1)
     ax.axvline(0, color="k", lw=0.8)
     for v, c in colour.items(): ax.plot([], [], color=c, lw=2.5, label=v)
-    ax.plot([], [], color="k", ls="--", lw=1, label="non-inferiority margin")
+    if any(r["margin"] for r in rows): ax.plot([], [], color="k", ls="--", lw=1, label="non-inferiority margin")
     ax.set_yticks(range(len(rows)), [r["claim"] for r in rows[::-1]], fontsize=8)
     ax.set(title=title, xlabel="difference in the claimed direction, with its 95% interval", ylabel="claim")
     ax.legend(fontsize=7, loc="best")
