@@ -108,7 +108,8 @@ def verdict_table(rows: list[dict], digits: int = 3) -> str:
     """The markdown verdict table of `claim_row` rows: claim (with its margin), the paper's number, A and B, A - B with
     its interval, the verdict, and the test items and seeds (of A / B) it was decided on."""
     f = lambda v: f"{v:+.{digits}f}"
-    head = ["claim", "paper", "A", "B", "A - B [95% interval]", "verdict", "items", "seeds"]
+    level = rows[0]["decision"].level if rows else 0.95
+    head = ["claim", "paper", "A", "B", f"A - B [{level:.0%} interval]", "verdict", "items", "seeds"]
     body = [[r["claim"] + (f" (margin {r['margin']:g})" if r["margin"] else ""), r["paper"], f"{r['A']:.{digits}f}", f"{r['B']:.{digits}f}",
              f"{f(d.diff)} [{f(d.lo)}, {f(d.hi)}]", f"**{d.verdict}**", str(d.n_items), "/".join(map(str, d.n_seeds))]
             for r in rows for d in [r["decision"]]]
