@@ -161,10 +161,11 @@ def hycoclip_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tens
                   scale: Tensor | float, geometry: LorentzGeometry, *, all_image: Tensor | None = None,
                   all_text: Tensor | None = None, offset: int = 0, entail_weight: float = 0.2,
                   entail_variant: str = "release", aperture_eps: float = MERU_APERTURE_EPS,
-                  norm_weight: float = 0.0) -> dict:
+                  norm_weight: float = 0.0, norm_margin: float = 0.0) -> dict:
     """HyCoCLIP (as released): mean of CE(I->T), CE(T->I), CE(I_b->T), CE(T_b->I) + entail_weight * 0.5 * the sum (the released
     code, `entail_variant='release'`; 'mean': their mean) of the four hinges of `HYCOCLIP_PAIRS`, apertures clamped at
-    1 - aperture_eps. `norm_weight > 0` adds ARGENT's norm regulariser over the parents (an ablation, not HyCoCLIP)."""
+    1 - aperture_eps. `norm_weight > 0` adds ARGENT's norm regulariser over the parents, firing below r_b (1 + norm_margin) (an
+    ablation, not HyCoCLIP)."""
     if entail_variant not in ENTAILMENT_REDUCTIONS:
         raise ValueError(f"entail_variant must be one of {ENTAILMENT_REDUCTIONS}, got {entail_variant!r}")
     e = _check_batch(image, text, box_image, box_text, box_valid)
@@ -175,7 +176,7 @@ def hycoclip_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tens
     ent = sum(hinge.values()) * (0.5 if entail_variant == "release" else 0.25)
     loss, parts = cont + entail_weight * ent, {"contrastive": cont, "entailment": ent, **ce, **hinge}
     if norm_weight:
-        parts["norm"] = _parents_norm_loss(e, geometry)
+        parts["norm"] = _parents_norm_loss(e, geometry, margin=norm_margin)
         loss = loss + norm_weight * parts["norm"]
     return {"loss": loss, **_parts(parts), **_monitors(e, geometry)}
 

@@ -108,6 +108,7 @@ class HyCoCLIP(_Lorentz):
                                   renamed_from="entailment_reduction", old_values={"half_sum": "release"})
         aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0)
         norm_weight: float = doc(0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)", min=0)
+        norm_margin: float = doc(0.0, "ablation: the regulariser fires below r_b (1 + norm_margin), as method.argent.norm_margin", min=0)
 
 # %% ../../nbs/41_argent.method.ipynb #b7dfd971
 def linear_warmup(step: int, steps: int) -> float:

@@ -16,9 +16,11 @@ from ..radial_emb.method import frozen_text_tower, text_tower_parameters
 from .losses import APEXES, CMA_FORMS, GE_NORMALISERS, LE_REDUCTIONS, cma_loss, global_entailment_loss, local_entailment_loss
 
 # %% auto #0
-__all__ = ['RCMEParams', 'encode_distinct', 'rcme_step_loss', 'RCME']
+__all__ = ['RCME_CHAINS', 'RCMEParams', 'encode_distinct', 'rcme_step_loss', 'RCME']
 
 # %% ../../nbs/22_rcme.method.ipynb #5d9f6d43
+RCME_CHAINS = ("ranks", "tiers")
+
 @dataclass
 class RCMEParams:
     "Keys of the `rcme` method (`method.rcme.*`): loss weights, ablations, released-code choices; the `Params` of `RCME`."
@@ -37,6 +39,8 @@ class RCMEParams:
                           renamed_from="ge_normaliser")
     cma_variant: str = doc("paper", "paper: image -> species text InfoNCE (Eq. 8) | release: rows cycle through ranks, symmetric", choices=CMA_FORMS,
                            renamed_from="cma_form", old_values={"code": "release"})
+    chain: str = doc("ranks", "the entailment chain: ranks (the rank texts, the paper) | tiers (caption tiers and their tier negatives, as RE trains)",
+                     choices=RCME_CHAINS)
     root_text: str = doc("", "text whose embedding is the entailment root ('Eukarya' for the tree of life)")
 
 # %% ../../nbs/22_rcme.method.ipynb #f0e96707
@@ -52,7 +56,7 @@ def rcme_step_loss(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: torch
                    logit_scale=None, star=None, differ=None) -> dict:
     """`RCME.loss` from the step's embeddings: rank chains `T` and their negatives `N` [B, R, D] (`valid` [B, R]) and the
     root [D]; with CMA (cma_weight > 0) the `image` embeddings [B, D] and the model's `logit_scale` (used frozen); with the prior
-    the frozen tower's `star` [B, R, D]; with rank-matched negatives `differ` [B, R], the rank at which each differs."""
+    the frozen tower's `star` [B, R, D]; with rank-matched rank negatives `differ` [B, R], the rank at which each differs (None: not monitored)."""
     le = local_entailment_loss(T, N, valid, root, apex=p.apex, reduction=p.le_variant)
     ge = global_entailment_loss(T, root, alpha=p.ge_margin, apex=p.apex, normaliser=p.ge_variant)
     total = p.le_weight * le["loss"] + (p.ge_weight * ge["loss"] if p.ge_weight else 0)
@@ -63,7 +67,7 @@ def rcme_step_loss(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: torch
         total = total + p.cma_weight * cma; parts["cma"] = cma.detach()
     if p.prior_weight > 0:
         prior = reg_loss(T, star, variant="paper"); total = total + p.prior_weight * prior; parts["prior"] = prior.detach()
-    if p.negatives == "rank_matched":
+    if differ is not None:
         want, v = torch.arange(T.shape[1] - 1, device=N.device), valid[:, 1:]
         parts["neg_fallback"] = ((differ[:, 1:] != want) & v).sum() / v.sum().clamp(min=1)
     return {"loss": total, **parts}
@@ -79,8 +83,13 @@ class RCME(Method):
     def __init__(self, params=None):
         super().__init__(params)
         validate(self.params, "method.rcme.")          # the `doc` rules: a wrong value fails here, not at step N
-        self.neg_field = "rank_negatives" if self.params.negatives == "rank_matched" else "rank_random_negatives"
-        self.needs = frozenset({"rank_texts", self.neg_field} | ({"images"} if self.params.cma_weight > 0 else set()))
+        p = self.params
+        if p.chain == "tiers" and p.negatives == "random":
+            raise ValueError("method.rcme.negatives=random needs chain=ranks: the tier negatives are rank-matched by construction")
+        self.chain_field = "rank_texts" if p.chain == "ranks" else "tiers"
+        self.neg_field = {"tiers": "tier_negatives", "rank_matched": "rank_negatives", "random": "rank_random_negatives"}[
+            "tiers" if p.chain == "tiers" else p.negatives]
+        self.needs = frozenset({self.chain_field, self.neg_field} | ({"images"} if p.cma_weight > 0 else set()))
 
     def setup(self, model, accelerator, dataset):
         m = unwrap_model(model)
@@ -98,12 +107,12 @@ class RCME(Method):
 
     def loss(self, model, batch):
         p = self.params
-        B, R, L = batch.rank_texts.shape
+        chain = batch[self.chain_field]; B, R, L = chain.shape
         neg, valid = batch[self.neg_field], batch[self.neg_field + "_valid"]
-        tokens = torch.cat([batch.rank_texts.reshape(B * R, L), neg.reshape(B * R, L), self.root_tokens.to(neg.device)])
+        tokens = torch.cat([chain.reshape(B * R, L), neg.reshape(B * R, L), self.root_tokens.to(neg.device)])
         out = encode_distinct(model, tokens, batch.images if p.cma_weight > 0 else None)
         e, star = out["text"], None
         if p.prior_weight > 0:
             with torch.no_grad(), self.autocast(): star = self.frozen.encode_text(tokens[:B * R]).float().view(B, R, -1)
         return rcme_step_loss(p, e[:B * R].view(B, R, -1), e[B * R:2 * B * R].view(B, R, -1), valid, e[-1], out["image"],
-                              out["logit_scale"], star, batch.rank_negatives_differ if p.negatives == "rank_matched" else None)
+                              out["logit_scale"], star, batch.rank_negatives_differ if self.neg_field == "rank_negatives" else None)
