@@ -4,7 +4,7 @@
 
 # %% ../nbs/47_outcomes.ipynb #9d097a5a
 from __future__ import annotations
-import hashlib, os
+import hashlib, json, os
 from pathlib import Path
 from typing import Callable, Sequence
 import numpy as np
@@ -20,11 +20,12 @@ from .eval.pep import LENGTH_FREE, PAIR_KINDS, PAIR_PARTS, matched_pairs, pair_p
 from .eval.suite import benchmark_params, embed_dataset, encode_texts, shared_embeddings
 from .radial_emb.metrics import hierarchical_retrieval
 from .rcme.metrics import rcme_evaluate
-from .runs import load_run_model
+from .eval.report import text_table
+from .runs import evaluate_run, load_run_model
 
 # %% auto #0
-__all__ = ['ITEM_FAMILIES', 'retrieval_items', 'zero_shot_items', 'foil_items', 'pep_items', 'hier_items', 'taxo_items',
-           'item_outcomes', 'cached_outcomes', 'seed_items']
+__all__ = ['ITEM_FAMILIES', 'PEP_PARTS', 'retrieval_items', 'zero_shot_items', 'foil_items', 'pep_items', 'hier_items',
+           'taxo_items', 'item_outcomes', 'cached_outcomes', 'seed_items', 'pep_parts_table']
 
 # %% ../nbs/47_outcomes.ipynb #da7f0a27
 def retrieval_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
@@ -167,3 +168,25 @@ def seed_items(runs: Sequence, key: str, cfg: EvalCfg, families: Sequence[str]) 
     """[runs, items]: `key`'s per-item outcomes of each run folder in `runs` (one row per seed: `decide`'s input), each
     run scored once for `families` and kept in its folder (`cached_outcomes` of the model `runs.load_run_model` loads)."""
     return np.stack([cached_outcomes(d, cfg, families, lambda d=d: load_run_model(d)[0])[key] for d in runs])
+
+# %% ../nbs/47_outcomes.ipynb #b77e907e
+PEP_PARTS = {"pep_paired_reversed_length_free": "direction, length-free", "pep_paired_reversed": "direction, pooled",
+             "pep_paired_contradiction": "content", "norm_erank_image": "erank, image", "norm_erank_text": "erank, text"}
+
+def pep_parts_table(runs: dict, leaderboard, env: dict | None = None, n: int = 1000) -> str:
+    """`PEP_PARTS` per group of `runs` ({label: [run folders]}, the mean over the folders), then the untrained models' and
+    the length-only control's rows of `leaderboard`'s record (`leaderboard/eval/results.json`). A folder in `leaderboard`
+    (`<label>_s<seed>`) is read from that record; any other is scored once on `n` test samples (`runs.evaluate_run`)."""
+    lb = Path(leaderboard).resolve()
+    rec = json.loads((lb / "eval" / "results.json").read_text())
+    scored = {(m["label"], m["seed"]): m["results"] for m in rec["models"] if m["kind"] == "run"}
+    def record(d: Path) -> dict:
+        d = Path(d).resolve()
+        if d.parent != lb:
+            return evaluate_run(d, "benchmarks=[pep,norms]", f"n={n}", out="pep_norms.json", env=env)
+        label, _, seed = d.name.rpartition("_s")
+        if (label, int(seed)) not in scored: raise KeyError(f"{lb / 'eval' / 'results.json'}: no run {label!r} seed {seed} (for {d})")
+        return scored[(label, int(seed))]
+    body = [[name, *(f"{np.mean([record(d)[k] for d in ds]):.3f}" for k in PEP_PARTS)] for name, ds in runs.items()]
+    body += [[lab, *(f"{r['mean'][k]:.3f}" for k in PEP_PARTS)] for lab, r in rec["table"].items() if lab.startswith(("init", "control:length"))]
+    return text_table(["runs (mean over seeds)", *PEP_PARTS.values()], body, width=125, keep=2)
