@@ -16,7 +16,7 @@ from .core.schema import EvalCfg
 from .eval.controls import foil_margins
 from .eval.hiershapes import family_suffixes, held_out_taxa_set, rank_label_sets
 from .eval.kit import ZS_TEMPLATES, entailment_geometry, hiershapes_eval_set, key_safe, rank_prompts, zero_shot_classifiers
-from .eval.pep import LENGTH_FREE, PAIR_KINDS, PAIR_PARTS, matched_pairs, pair_parts, paired_wins, pep_hiershapes
+from .eval.pep import PAIR_KINDS, direction_part_masks, matched_pairs, paired_wins, pep_hiershapes
 from .eval.suite import benchmark_params, embed_dataset, encode_texts, shared_embeddings
 from .radial_emb.metrics import hierarchical_retrieval
 from .rcme.metrics import rcme_evaluate
@@ -84,9 +84,7 @@ def pep_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
         pos, neg = matched_pairs(pairs, kind)
         if len(pos): out[f"pep_paired_{kind}"] = paired_wins(p[pos], p[neg])
     if "pep_paired_reversed" not in out: return out
-    part = pair_parts(pairs)[matched_pairs(pairs, "reversed")[1]]
-    groups = {q: part == q for q in PAIR_PARTS} | ({"length_free": np.isin(part, LENGTH_FREE)} if pairs.length_matched else {})
-    return out | {f"pep_paired_reversed_{q}": out["pep_paired_reversed"][m] for q, m in groups.items() if m.any()}
+    return out | {f"pep_paired_reversed_{q}": out["pep_paired_reversed"][m] for q, m in direction_part_masks(pairs).items() if m.any()}
 
 # %% ../nbs/47_outcomes.ipynb #f00c407b
 def hier_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:

@@ -26,8 +26,8 @@ from ..core.schema import EvalCfg
 # %% auto #0
 __all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'PAIR_PARTS', 'LENGTH_FREE', 'HEADLINE', 'PEP_FIELDS', 'pep_probability',
            'pep_scores', 'pep_report', 'PEPPairs', 'hiershapes_pairs', 'hierarcaps_pairs', 'pep_hierarcaps',
-           'matched_pairs', 'paired_wins', 'pep_paired', 'pair_parts', 'pep_direction_parts', 'pep_summary', 'plot_pep',
-           'plot_pep_paired', 'pep_hiershapes', 'PEPParams', 'check_pep', 'pep_benchmark']
+           'matched_pairs', 'paired_wins', 'pep_paired', 'pair_parts', 'direction_part_masks', 'pep_direction_parts',
+           'pep_summary', 'plot_pep', 'plot_pep_paired', 'pep_hiershapes', 'PEPParams', 'check_pep', 'pep_benchmark']
 
 # %% ../../nbs/82_eval.pep.ipynb #7aa1c816
 def pep_probability(angle):
@@ -375,6 +375,14 @@ def pair_parts(pairs: PEPPairs) -> np.ndarray:
     part = np.where(tt & field, PAIR_PARTS[2], np.where(tt & cap, PAIR_PARTS[1], PAIR_PARTS[0]))
     return np.where(tt, part, pairs.family).astype(str)
 
+# %% ../../nbs/82_eval.pep.ipynb #770da2b4
+def direction_part_masks(pairs: PEPPairs) -> dict[str, np.ndarray]:
+    """Boolean masks over the matched reversed pairs (in `matched_pairs(pairs, "reversed")`'s order): one per part of
+    `PAIR_PARTS` and, where the world matches their token counts (`pairs.length_matched`), `length_free` (the
+    `LENGTH_FREE` parts). The grouping behind `pep_direction_parts` (and the per-pair outcomes of `47_outcomes`)."""
+    part = pair_parts(pairs)[matched_pairs(pairs, "reversed")[1]]
+    return {q: part == q for q in PAIR_PARTS} | ({"length_free": np.isin(part, LENGTH_FREE)} if pairs.length_matched else {})
+
 # %% ../../nbs/82_eval.pep.ipynb #53a19124
 def pep_direction_parts(p, pairs: PEPPairs) -> dict[str, float]:
     """The direction score of the `text_text` family per part (`pair_parts`): `paired_reversed_P` for each part P and
@@ -384,9 +392,8 @@ def pep_direction_parts(p, pairs: PEPPairs) -> dict[str, float]:
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
     if p.shape != (len(pairs),): raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
     pos, neg = matched_pairs(pairs, "reversed")
-    part, w = pair_parts(pairs)[neg], paired_wins(p[pos], p[neg])
-    groups = {q: part == q for q in PAIR_PARTS} | ({"length_free": np.isin(part, LENGTH_FREE)} if pairs.length_matched else {})
-    return {f"paired_reversed_{q}": float(w[m].mean()) for q, m in groups.items() if m.any()}
+    w = paired_wins(p[pos], p[neg])
+    return {f"paired_reversed_{q}": float(w[m].mean()) for q, m in direction_part_masks(pairs).items() if m.any()}
 
 # %% ../../nbs/82_eval.pep.ipynb #32f9b8ac
 HEADLINE = ("paired_reversed", "paired_contradiction")
