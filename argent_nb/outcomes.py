@@ -9,16 +9,14 @@ from pathlib import Path
 from typing import Callable, Sequence
 import numpy as np
 import torch
-from .core.data import HARD_NEGATIVE_TYPES
-from .core.metrics import recall_hits
 from .core.radial import radial_geometry
 from .core.schema import EvalCfg
-from .eval.controls import foil_margins
-from .eval.hiershapes import family_suffixes, held_out_taxa_set, rank_label_sets
-from .eval.kit import ZS_TEMPLATES, entailment_geometry, hiershapes_eval_set, key_safe, rank_prompts, zero_shot_classifiers
+from .eval.controls import foil_margins, foil_masks
+from .eval.hiershapes import held_out_taxa_set, hiershapes_benchmark
+from .eval.kit import entailment_geometry, hiershapes_eval_set
 from .eval.pep import PAIR_KINDS, direction_part_masks, matched_pairs, paired_wins, pep_hiershapes
-from .eval.suite import benchmark_params, embed_dataset, encode_texts, shared_embeddings
-from .radial_emb.metrics import hierarchical_retrieval
+from .eval.suite import benchmark_params, shared_embeddings
+from .radial_emb.metrics import has_novel_taxa, split_hier
 from .rcme.metrics import rcme_evaluate
 from .eval.report import text_table
 from .runs import evaluate_run, load_run_model
@@ -30,31 +28,17 @@ __all__ = ['ITEM_FAMILIES', 'PEP_PARTS', 'retrieval_items', 'zero_shot_items', '
 # %% ../nbs/47_outcomes.ipynb #da7f0a27
 def retrieval_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     """Per image (`i2t_R@k`) and per caption (`t2i_R@k`), 1 or 0: the hits behind the `hiershapes` benchmark's recall at
-    each of its `ks`, on the samples `cfg` selects."""
-    p, ds = benchmark_params(cfg, "hiershapes"), hiershapes_eval_set(cfg, ["images", "captions", "rank_labels"])
-    e = embed_dataset(model, ds, ["images", "captions"], cfg.batch_size, accelerator)
-    s, eye = model.geometry.pairwise_similarity(e["images"], e["captions"]), np.eye(len(ds), dtype=bool)
-    hits = {"i2t": recall_hits(s, eye, p.ks), "t2i": recall_hits(s.T, eye, p.ks)}
-    return {f"{d}_R@{k}": h[:, j] for d, h in hits.items() for j, k in enumerate(p.ks)}
+    each of its `ks`, on the samples `cfg` selects (`81_eval.hiershapes.hiershapes_benchmark(items=...)`)."""
+    items = {}; hiershapes_benchmark(model, cfg, accelerator, items=items)
+    return {k: v for k, v in items.items() if "_R@" in k}
 
 # %% ../nbs/47_outcomes.ipynb #009eb012
 def zero_shot_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     """Per image, 1 or 0: the hits behind the `hiershapes` benchmark's zero-shot top-1 in the world's first text family,
     `zs_<rank>_top1`, and `zs_mean_top1`, the image's mean over the ranks; with `eval.hiershapes.novel_taxa`, the same
-    on the held-out subtrees (keys + `_novel_taxa`)."""
-    p, ds = benchmark_params(cfg, "hiershapes"), hiershapes_eval_set(cfg, ["images", "captions", "rank_labels"])
-    geo, tax, fams = model.geometry, ds.taxonomy, list(family_suffixes(ds))
-    prompts = [rank_prompts(j, world=ds, family=f) for f in fams for j in range(tax.depth)]     # as the benchmark embeds them
-    ws = zero_shot_classifiers(model, prompts, len(ZS_TEMPLATES), geo, cfg.batch_size, accelerator)[:tax.depth]
-    sets = [(ds, "")]
-    if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, ["images", "rank_labels"])) is not None: sets.append((nds, "_novel_taxa"))
-    out = {}
-    for d, split in sets:
-        img = embed_dataset(model, d, ["images"], cfg.batch_size, accelerator)["images"]
-        scenes = [d.scene(i) for i in range(len(d))]
-        hits = [recall_hits(geo.pairwise_similarity(img, w), rank_label_sets(scenes, j, tax), (1,))[:, 0] for j, w in enumerate(ws)]
-        out |= {f"zs_{key_safe(r)}_top1{split}": h for r, h in zip(tax.rank_names, hits)} | {f"zs_mean_top1{split}": np.mean(hits, 0)}
-    return out
+    on the held-out subtrees (keys + `_novel_taxa`; `hiershapes_benchmark(items=...)`)."""
+    items = {}; hiershapes_benchmark(model, cfg, accelerator, items=items)
+    return {k: v for k, v in items.items() if k.startswith("zs_")}
 
 # %% ../nbs/47_outcomes.ipynb #e13ffb10
 def foil_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
@@ -66,10 +50,8 @@ def foil_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     for tag, split in [("seen", seen)] + ([("novel", "novel")] if p.novel else []):
         fm = foil_margins(model, cfg, split, accelerator)
         win, ok, b = (fm["margin"] > 0).astype(np.float64), fm["valid"], fm["binding"]
-        strata = {"": ok} | ({} if b is None else {"_binding": ok & b, "_bow": ok & ~b})
-        for t, name in enumerate(HARD_NEGATIVE_TYPES):
-            out |= {f"foil_{name}{s}_{tag}": win[m & (fm["type"] == t)] for s, m in strata.items() if (m & (fm["type"] == t)).any()}
-        out |= {f"foil{s}_{tag}": win[m] for s, m in strata.items() if s and m.any()}
+        out |= {f"{k}_{tag}": win[m] for k, m in foil_masks(fm).items() if m.any()}
+        if b is not None: out |= {f"foil{s}_{tag}": win[m] for s, m in (("_binding", ok & b), ("_bow", ok & ~b)) if m.any()}
     return out
 
 # %% ../nbs/47_outcomes.ipynb #b6310612
@@ -89,23 +71,15 @@ def pep_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
 # %% ../nbs/47_outcomes.ipynb #f00c407b
 def hier_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     """Per image, RE's hierarchical retrieval over its caption tiers as the `re` benchmark scores it (the paper's
-    procedure, `radial_geometry`): `hier_P`, `hier_R`, `hier_tau_d`; with `eval.re.novel_taxa`, the same on the held-out
-    subtrees (keys + `_novel_taxa`)."""
+    procedure, `radial_geometry`; `11_radial_emb.metrics.split_hier`): `hier_P`, `hier_R`, `hier_tau_d`; with
+    `eval.re.novel_taxa`, the same on the held-out subtrees (keys + `_novel_taxa`)."""
     rp, geo, out = benchmark_params(cfg, "re"), radial_geometry(model), {}
-    splits = [(cfg.split, "")]
-    if rp.novel_taxa and cfg.split != "novel_taxa" and "novel_taxa" in hiershapes_eval_set(cfg, ["tiers"]).splits:
-        splits.append(("novel_taxa", "_novel_taxa"))
-    for split, sfx in splits:
-        ds = hiershapes_eval_set(cfg, ["images"], split=split)
-        img = embed_dataset(model, ds, ["images"], cfg.batch_size, accelerator)["images"]
-        text_set = hiershapes_eval_set(cfg, ["tiers"], split=split)
-        tiers = [text_set[i]["tiers"] for i in range(len(ds))]
-        uniq = list(dict.fromkeys(t for ts in tiers for t in ts))
-        row = {t: i for i, t in enumerate(uniq)}
-        gt = torch.tensor([[row[t] for t in ts] for ts in tiers])
-        _, s = hierarchical_retrieval(img, encode_texts(model, uniq, accelerator=accelerator), None, gt, procedure="paper",
-                                      geometry=geo, per_image=True)
-        out |= {f"hier_{k}{sfx}": s[k] for k in ("P", "R", "tau_d")}
+    splits = {cfg.split: ""}
+    if rp.novel_taxa and cfg.split != "novel_taxa" and has_novel_taxa(hiershapes_eval_set(cfg, ["tiers"])):
+        splits["novel_taxa"] = "_novel_taxa"
+    for split, sfx in splits.items():
+        got = {}; split_hier(model, cfg, split, geo, accelerator, items=got)
+        out |= {k + sfx: v for k, v in got.items()}
     return out
 
 # %% ../nbs/47_outcomes.ipynb #053ff6ce

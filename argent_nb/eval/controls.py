@@ -22,7 +22,7 @@ from .suite import benchmark_params, embed_dataset
 # %% auto #0
 __all__ = ['FUNCTION_WORDS', 'ControlModel', 'LengthControl', 'four_squares', 'text_words', 'image_key', 'object_words',
            'scene_words', 'image_word_table', 'BagOfWordsControl', 'control_eval_sets', 'control_models',
-           'hiershapes_foil_embeddings', 'foil_margins', 'foil_outcomes', 'chance_band']
+           'hiershapes_foil_embeddings', 'foil_margins', 'foil_masks', 'foil_outcomes', 'chance_band']
 
 # %% ../../nbs/79b_eval.controls.ipynb #f850ebdb
 class ControlModel(nn.Module):
@@ -290,6 +290,18 @@ def foil_margins(model, cfg: EvalCfg, split: str | None = None, accelerator=None
     return {"margin": d.cpu().numpy(), "type": e["hard_negative_types"].cpu().numpy(), "valid": e["hard_negatives_valid"].bool().cpu().numpy(),
             "binding": None if b is None else b.bool().cpu().numpy()}
 
+# %% ../../nbs/79b_eval.controls.ipynb #2bf3d528
+def foil_masks(fm: dict) -> dict[str, np.ndarray]:
+    """The groups every foil score is read over, as masks over `foil_margins`' [N, S] foils: `foil_<type>`, the valid
+    foils of each hard-negative type, and where the world tags them (HierShapes 2) `foil_<type>_binding` and
+    `foil_<type>_bow`, its binding-only and bag-of-words-solvable ones (`foil_outcomes`; the per-foil outcomes of `47_outcomes`)."""
+    out, b = {}, fm["binding"]
+    for t, name in enumerate(HARD_NEGATIVE_TYPES):
+        m = (fm["type"] == t) & fm["valid"]
+        out[f"foil_{name}"] = m
+        if b is not None: out |= {f"foil_{name}_binding": m & b, f"foil_{name}_bow": m & ~b}
+    return out
+
 # %% ../../nbs/79b_eval.controls.ipynb #92b08300
 def _outcomes(d: Tensor, m: Tensor, prefix: str) -> dict[str, float]:
     "`prefix`_win / _tie / _loss shares of the margins `d[m]`, _tie_aware = win + tie / 2, _n = how many."
@@ -305,14 +317,8 @@ def foil_outcomes(model, cfg: EvalCfg, split: str | None = None, accelerator=Non
     `model.geometry.similarity` of the image with caption and foil (`foil_margins`); where the foils are tagged
     (HierShapes 2), the same per stratum, `foil_<t>_binding_*` (binding-only) and `foil_<t>_bow_*` (bag-of-words-solvable)."""
     fm = foil_margins(model, cfg, split, accelerator)
-    d, bind, out = torch.from_numpy(fm["margin"]), fm["binding"], {}
-    for t, name in enumerate(HARD_NEGATIVE_TYPES):
-        m = torch.from_numpy((fm["type"] == t) & fm["valid"])
-        out |= _outcomes(d, m, f"foil_{name}")
-        if bind is not None:
-            b = torch.from_numpy(bind)
-            out |= _outcomes(d, m & b, f"foil_{name}_binding") | _outcomes(d, m & ~b, f"foil_{name}_bow")
-    return out
+    d = torch.from_numpy(fm["margin"])
+    return {k: v for key, m in foil_masks(fm).items() for k, v in _outcomes(d, torch.from_numpy(m), key).items()}
 
 # %% ../../nbs/79b_eval.controls.ipynb #14b529b7
 def chance_band(n: int, level: float = 0.95) -> tuple[float, float]:

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from torch import Tensor
 from ..core.config import doc
-from ..core.metrics import retrieval_metrics, zero_shot_accuracy
+from ..core.metrics import recall_hits, retrieval_metrics, zero_shot_accuracy
 from .kit import ZS_TEMPLATES, hiershapes_eval_set, key_safe, rank_prompts, zero_shot_classifiers
 from .suite import benchmark_params, embed_dataset, register_benchmark
 from ..core.schema import EvalCfg
@@ -70,13 +70,18 @@ class HierShapesParams:
     novel_taxa: bool = doc(True, "HierShapes 2: also zero-shot per rank on single-object scenes of held-out subtrees (keys *_novel_taxa)")
 
 @register_benchmark("hiershapes", Params=HierShapesParams)
-def hiershapes_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
+def hiershapes_benchmark(model, cfg: EvalCfg, accelerator=None, items: dict | None = None) -> dict[str, float]:
     """Retrieval R@k (images vs captions) and zero-shot accuracy per taxonomy rank in every text family of the world
-    (see above); on HierShapes 2 also on held-out taxa (`*_novel_taxa`; the first HierShapes has no such split)."""
+    (see above); on HierShapes 2 also on held-out taxa (`*_novel_taxa`; the first HierShapes has no such split).
+    `items` (a dict) also gets the hits behind the means: per image and per caption (`i2t_R@k`, `t2i_R@k`), and per
+    image and rank in the first family (`zs_<rank>_top1`, `zs_mean_top1`, + `_novel_taxa`; `47_outcomes`)."""
     p, ds = benchmark_params(cfg, "hiershapes"), hiershapes_eval_set(cfg, _FIELDS)
     emb = embed_dataset(model, ds, list(_FIELDS), cfg.batch_size, accelerator)
     geo, tax, fams = model.geometry, ds.taxonomy, family_suffixes(ds)
-    out = retrieval_metrics(geo.pairwise_similarity(emb["images"], emb["captions"]), np.arange(len(ds)), ks=p.ks)
+    sim, eye = geo.pairwise_similarity(emb["images"], emb["captions"]), np.eye(len(ds), dtype=bool)
+    out = retrieval_metrics(sim, np.arange(len(ds)), ks=p.ks)
+    if items is not None:
+        items |= {f"{d}_R@{k}": h[:, j] for d, h in (("i2t", recall_hits(sim, eye, p.ks)), ("t2i", recall_hits(sim.T, eye, p.ks))) for j, k in enumerate(p.ks)}
     ws = zero_shot_classifiers(model, [rank_prompts(j, world=ds, family=f) for f in fams for j in range(tax.depth)],
                                len(ZS_TEMPLATES), geo, cfg.batch_size, accelerator)
     sets = [(ds, emb, "")]
@@ -87,6 +92,9 @@ def hiershapes_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, flo
         for k, fam in enumerate(fams.values()):
             scores = [geo.pairwise_similarity(e["images"], w) for w in ws[k * tax.depth:(k + 1) * tax.depth]]
             out |= zero_shot_ranks(scores, scenes, e["rank_labels"], tax, fam + split)
+            if items is not None and k == 0:
+                hits = [recall_hits(s, rank_label_sets(scenes, j, tax), (1,))[:, 0] for j, s in enumerate(scores)]
+                items |= {f"zs_{key_safe(r)}_top1{split}": h for r, h in zip(tax.rank_names, hits)} | {f"zs_mean_top1{split}": np.mean(hits, 0)}
     return out
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #d1a898e5

@@ -27,7 +27,7 @@ from ..core.schema import EvalCfg
 __all__ = ['BREEDS_PROMPT', 'hierarchical_predictions', 'hierarchical_predictions_loop', 'hierarchical_scores',
            'hierarchical_retrieval', 'hyperlex_prompts', 'hyperlex_scores', 'hyperlex_spearman', 'hyperlex_benchmark',
            'breeds_label_set', 'breeds_pairs', 'breeds_predict', 'breeds_recall', 'pair_ranks', 'has_novel_taxa',
-           'pair_labels', 'REBenchParams', 'check_re', 're_benchmark']
+           'split_hier', 'pair_labels', 'REBenchParams', 'check_re', 're_benchmark']
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #6ac7f257
 _PROCEDURES = ("paper", "sweep")
@@ -419,25 +419,28 @@ def has_novel_taxa(ds) -> bool:
     return "novel_taxa" in ds.splits
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #19b337b6
-def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str) -> dict:
+def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str, items: dict | None = None) -> dict:
+    "P / R (paper and sweep procedures) and tau_d of `images` against their `tiers`; `items` (a dict) also gets the paper's per-image arrays."
     uniq = list(dict.fromkeys(t for ts in tiers for t in ts))
     pos = {t: i for i, t in enumerate(uniq)}
     gt = torch.tensor([[pos[t] for t in ts] for ts in tiers])
     txt = encode_texts(model, uniq, accelerator=accelerator)
     out = {}
     for proc, tag in (("paper", ""), ("sweep", "_sweep")):
-        r = hierarchical_retrieval(images, txt, None, gt, procedure=proc, geometry=geo)
+        r = hierarchical_retrieval(images, txt, None, gt, procedure=proc, geometry=geo, per_image=items is not None and proc == "paper")
+        if isinstance(r, tuple): r, s = r; items.update({f"{prefix}{k}": s[k] for k in ("P", "R", "tau_d")})
         out.update({f"{prefix}P{tag}": r["P"], f"{prefix}R{tag}": r["R"]})
     out[f"{prefix}tau_d"] = r["tau_d"]
     return out
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #bcb1cdf8
-def _split_hier(model, cfg: EvalCfg, split: str, geo: RadialGeometry, accelerator) -> dict:
-    "`_hier` (keys hier_*) on `cfg.n` HierShapes samples of `split`: their images, their tiers as ground truth."
+def split_hier(model, cfg: EvalCfg, split: str, geo: RadialGeometry, accelerator=None, items: dict | None = None) -> dict:
+    """RE's hierarchical retrieval (keys hier_*) on `cfg.n` HierShapes samples of `split`: their images, their tiers as ground
+    truth; `items` (a dict) also gets the paper procedure's per-image `hier_P`, `hier_R`, `hier_tau_d` (`47_outcomes`)."""
     ds = hiershapes_eval_set(cfg, ["images"], split=split)
     images = embed_dataset(model, ds, ["images"], cfg.batch_size, accelerator)["images"]
     text_set = hiershapes_eval_set(cfg, ["tiers"], split=split)      # the same scenes, no images rendered
-    return _hier(model, images, [text_set[i]["tiers"] for i in range(len(ds))], geo, accelerator, "hier_")
+    return _hier(model, images, [text_set[i]["tiers"] for i in range(len(ds))], geo, accelerator, "hier_", items)
 
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #01415d51
@@ -529,7 +532,7 @@ def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     out = _hier(model, emb["images"], tiers, geo, accelerator, "hier_")
     out.update(_pairs(model, ds, emb["images"], emb["rank_labels"], geo, accelerator))
     if rp.novel_taxa and has_novel_taxa(ds) and cfg.split != "novel_taxa":
-        out.update({f"{k}_novel_taxa": v for k, v in _split_hier(model, cfg, "novel_taxa", geo, accelerator).items()})
+        out.update({f"{k}_novel_taxa": v for k, v in split_hier(model, cfg, "novel_taxa", geo, accelerator).items()})
     if rp.hierarcaps:
         from argent_nb.datasets.hierarcaps import HierarCaps
         hc = HierarCaps(rp.hierarcaps, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size,
