@@ -23,7 +23,7 @@ from .runs import evaluate_run, load_run_model
 
 # %% auto #0
 __all__ = ['ITEM_FAMILIES', 'PEP_PARTS', 'retrieval_items', 'zero_shot_items', 'foil_items', 'pep_items', 'hier_items',
-           'taxo_items', 'item_outcomes', 'cached_outcomes', 'seed_items', 'pep_parts_table']
+           'taxo_items', 'item_outcomes', 'cached_outcomes', 'seed_items', 'run_record', 'pep_parts_table']
 
 # %% ../nbs/47_outcomes.ipynb #da7f0a27
 def retrieval_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
@@ -145,20 +145,22 @@ def seed_items(runs: Sequence, key: str, cfg: EvalCfg, families: Sequence[str]) 
 PEP_PARTS = {"pep_paired_reversed_length_free": "direction, length-free", "pep_paired_reversed": "direction, pooled",
              "pep_paired_contradiction": "content", "norm_erank_image": "erank, image", "norm_erank_text": "erank, text"}
 
-def pep_parts_table(runs: dict, leaderboard, env: dict | None = None, n: int = 1000) -> str:
-    """`PEP_PARTS` per group of `runs` ({label: [run folders]}, the mean over the folders), then the untrained models' and
-    the length-only control's rows of `leaderboard`'s record (`leaderboard/eval/results.json`). A folder in `leaderboard`
-    (`<label>_s<seed>`) is read from that record; any other is scored once on `n` test samples (`runs.evaluate_run`)."""
-    lb = Path(leaderboard).resolve()
+def run_record(d, leaderboard, env: dict | None = None, n: int = 1000) -> dict:
+    """The `pep` and `norms` benchmarks' record of run folder `d`: a folder of `leaderboard` (`<label>_s<seed>`) is read
+    from the leaderboard's record (`leaderboard/eval/results.json`); any other is scored once on `n` test samples by the
+    evaluation command and kept in the run folder (`runs.evaluate_run`, `pep_norms.json`)."""
+    d, lb = Path(d).resolve(), Path(leaderboard).resolve()
+    if d.parent != lb: return evaluate_run(d, "benchmarks=[pep,norms]", f"n={n}", out="pep_norms.json", env=env)
+    label, _, seed = d.name.rpartition("_s")
     rec = json.loads((lb / "eval" / "results.json").read_text())
     scored = {(m["label"], m["seed"]): m["results"] for m in rec["models"] if m["kind"] == "run"}
-    def record(d: Path) -> dict:
-        d = Path(d).resolve()
-        if d.parent != lb:
-            return evaluate_run(d, "benchmarks=[pep,norms]", f"n={n}", out="pep_norms.json", env=env)
-        label, _, seed = d.name.rpartition("_s")
-        if (label, int(seed)) not in scored: raise KeyError(f"{lb / 'eval' / 'results.json'}: no run {label!r} seed {seed} (for {d})")
-        return scored[(label, int(seed))]
-    body = [[name, *(f"{np.mean([record(d)[k] for d in ds]):.3f}" for k in PEP_PARTS)] for name, ds in runs.items()]
+    if (label, int(seed)) not in scored: raise KeyError(f"{lb / 'eval' / 'results.json'}: no run {label!r} seed {seed} (for {d})")
+    return scored[(label, int(seed))]
+
+def pep_parts_table(runs: dict, leaderboard, env: dict | None = None, n: int = 1000) -> str:
+    """`PEP_PARTS` per group of `runs` ({label: [run folders]}, the mean over the folders' `run_record`s), then the
+    untrained models' and the length-only control's rows of `leaderboard`'s record."""
+    rec = json.loads((Path(leaderboard) / "eval" / "results.json").read_text())
+    body = [[name, *(f"{np.mean([run_record(d, leaderboard, env, n)[k] for d in ds]):.3f}" for k in PEP_PARTS)] for name, ds in runs.items()]
     body += [[lab, *(f"{r['mean'][k]:.3f}" for k in PEP_PARTS)] for lab, r in rec["table"].items() if lab.startswith(("init", "control:length"))]
     return text_table(["runs (mean over seeds)", *PEP_PARTS.values()], body, width=125, keep=2)

@@ -133,6 +133,7 @@ def plot_claims(rows: list[dict], title: str, ax=None):
     for v, c in colour.items(): ax.plot([], [], color=c, lw=2.5, label=v)
     if any(r["margin"] for r in rows): ax.plot([], [], color="k", ls="--", lw=1, label="non-inferiority margin")
     ax.set_yticks(range(len(rows)), [r["claim"] for r in rows[::-1]], fontsize=8)
-    ax.set(title=title, xlabel="difference in the claimed direction, with its 95% interval", ylabel="claim")
+    level = rows[0]["decision"].level if rows else 0.95
+    ax.set(title=title, xlabel=f"difference in the claimed direction, with its {level:.0%} interval", ylabel="claim")
     ax.legend(fontsize=7, loc="best")
     return ax

@@ -86,9 +86,8 @@ class RCME(Method):
         p = self.params
         if p.chain == "tiers" and p.negatives == "random":
             raise ValueError("method.rcme.negatives=random needs chain=ranks: the tier negatives are rank-matched by construction")
-        self.chain_field = "rank_texts" if p.chain == "ranks" else "tiers"
-        self.neg_field = {"tiers": "tier_negatives", "rank_matched": "rank_negatives", "random": "rank_random_negatives"}[
-            "tiers" if p.chain == "tiers" else p.negatives]
+        self.chain_field, self.neg_field = (("tiers", "tier_negatives") if p.chain == "tiers" else
+                                            ("rank_texts", "rank_negatives" if p.negatives == "rank_matched" else "rank_random_negatives"))
         self.needs = frozenset({self.chain_field, self.neg_field} | ({"images"} if p.cma_weight > 0 else set()))
 
     def setup(self, model, accelerator, dataset):
