@@ -63,7 +63,7 @@ class OptimCfg:
 # %% ../../nbs/00a_core.schema.ipynb #751815df
 @dataclass
 class TrainCfg:
-    steps: int = doc(450, "optimizer steps (the embedded default: 450, about 4.5 min on 2 CPU cores; configs/*_hiershapes.yaml: 600)", min=1)
+    steps: int = doc(450, "optimizer steps (the embedded default: 450, about 4.5 min on 2 CPU cores; configs/*_hiershapes.yaml from scratch: 800)", min=1)
     epochs: float | None = doc(None, "if set, overrides steps: this many passes over the training data", gt=0)
     save_every: int = doc(200, "checkpoint every N steps (and at the end)", min=1)
     keep: int = doc(2, "checkpoints to keep (0: all)", min=0)
