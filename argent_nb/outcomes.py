@@ -161,6 +161,7 @@ def pep_parts_table(runs: dict, leaderboard, env: dict | None = None, n: int = 1
     """`PEP_PARTS` per group of `runs` ({label: [run folders]}, the mean over the folders' `run_record`s), then the
     untrained models' and the length-only control's rows of `leaderboard`'s record."""
     rec = json.loads((Path(leaderboard) / "eval" / "results.json").read_text())
-    body = [[name, *(f"{np.mean([run_record(d, leaderboard, env, n)[k] for d in ds]):.3f}" for k in PEP_PARTS)] for name, ds in runs.items()]
+    recs = {name: [run_record(d, leaderboard, env, n) for d in ds] for name, ds in runs.items()}     # each run read once
+    body = [[name, *(f"{np.mean([r[k] for r in rs]):.3f}" for k in PEP_PARTS)] for name, rs in recs.items()]
     body += [[lab, *(f"{r['mean'][k]:.3f}" for k in PEP_PARTS)] for lab, r in rec["table"].items() if lab.startswith(("init", "control:length"))]
     return text_table(["runs (mean over seeds)", *PEP_PARTS.values()], body, width=125, keep=2)
