@@ -15,7 +15,7 @@ Prints the median seconds per step of each and their ratio (the bar: ours / refe
 text tower trimmed to the batch's longest caption (our default, `HierModel.trim_text`) and once at full context
 length, as open_clip runs it.
 """
-import argparse, os, statistics, sys, tempfile, time
+import argparse, atexit, os, shutil, statistics, sys, tempfile, time
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
@@ -33,7 +33,7 @@ def main(argv=None):
     from argent_nb.train import setup, train_step
     from gpu_check import plain_reference                  # tools/ is on sys.path when this script runs
     torch.set_num_threads(a.threads)
-    tmp = tempfile.mkdtemp(prefix="bench_clip_step_")
+    tmp = tempfile.mkdtemp(prefix="bench_clip_step_"); atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     cfg = load_config(default_config(), None, [
         f"run.dir={tmp}/run", "method.name=clip", f"model.arch={a.arch}", f"data.batch_size={a.batch}",
         f"data.n={a.batch}", f"data.image_size={a.image_size}", "train.log_with=[]", "train.eval_init=false",

@@ -30,7 +30,7 @@ step consumes (the note says how many workers feed it).
 Exit status: 0 when every method was measured, 1 when one failed (its row says why), 2 without CUDA (unless --smoke).
 """
 from __future__ import annotations
-import argparse, contextlib, copy, gc, json, math, os, statistics, subprocess, sys, tempfile, time
+import argparse, atexit, contextlib, copy, gc, json, math, os, shutil, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -346,7 +346,7 @@ def compile_child(a) -> None:
     from argent_nb.train import train_step
     warnings.filterwarnings("ignore"); torch._logging.set_logs(dynamo=logging.ERROR)   # graph breaks: counted below
     dev = device_check(a)
-    tmp = tempfile.mkdtemp(prefix="gpu_check_compile_")
+    tmp = tempfile.mkdtemp(prefix="gpu_check_compile_"); atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     run, batch = build_run(a, "clip", tmp, dev)
     ref, ref_step = plain_reference(run, batch, a.precision)
     eager, comp, ref_c = run.model, torch.compile(run.model, backend=a.compile_backend), torch.compile(ref, backend=a.compile_backend)

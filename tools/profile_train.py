@@ -9,7 +9,7 @@ wall = cores in use); the training phases are timed over `--steps` steps and sca
 
 Runs in a temporary run folder; prints one row per phase and the total.
 """
-import argparse, os, sys, tempfile, time
+import argparse, atexit, os, shutil, sys, tempfile, time
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
@@ -41,7 +41,7 @@ def main(argv=None):
         from argent_nb.core.models import unwrap_model
         from argent_nb.core.registry import BENCHMARKS
         from argent_nb.eval.suite import shared_embeddings
-    tmp = tempfile.mkdtemp()
+    tmp = tempfile.mkdtemp(prefix="profile_train_"); atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     cfg = load_config(default_config(), a.config, [*a.overrides, f"run.dir={tmp}/run", "train.log_with=[]"])
     with clk("setup (config, model, data, accelerator)"):
         run = setup(cfg, quiet=True)
