@@ -16,7 +16,7 @@ import torch
 from .core.config import ConfigError, apply, config_help, flatten, load_config, to_dict
 from .datasets.common import DataFormatError
 from .eval.report import markdown_table, plot_table, results_table, table_cells, text_table
-from .core.schema import default_config, eval_config_class, eval_world
+from .core.schema import default_config, eval_config_class, resolve_eval_world
 from .eval.suite import check_eval, run_benchmarks
 from .runs import (CHECKPOINTS, CONFIG, EVAL, EVAL_INIT, build_run_model, find_checkpoint, find_run_dir, load_run_model, read_run_config, run_in_use, step_of,
                             write_json)
@@ -70,12 +70,12 @@ def read_run(path: str | Path) -> RunSpec:
 def suite_config(spec: RunSpec, overrides: Sequence[str] = (), config: str | Path | None = None):
     """The evaluation config: the `eval` group of `spec`'s run (less `plots_dir`, the trainer's figures folder), then the
     yaml file `config` (`--config`), then `key=value` overrides (a leading `eval.` is dropped, so the trainer's keys work
-    too); errors name the file or key. `dataset: None` becomes the run's training world (`eval_world`)."""
+    too); errors name the file or key. `dataset: None` and `object_scale: None` become the run's training world and its object scale (`resolve_eval_world`)."""
     group = {k: v for k, v in (spec.cfg.get("eval") or {}).items() if k != "plots_dir"}
     try: cfg = apply(eval_config_class()(), group)
     except ConfigError as e: raise ConfigError(f"{spec.run / 'config.yaml'}: its eval group: {one_line(e)}") from e
     cfg = load_config(cfg, config, [o[5:] if o.startswith("eval.") else o for o in overrides], as_given=list(overrides))
-    if cfg.dataset is None: cfg.dataset = eval_world((spec.cfg.get("data") or {}).get("name"))   # the world the run learnt
+    resolve_eval_world(cfg, spec.cfg.get("data") or {})             # the world the run learnt, at its object scale
     return cfg
 
 # %% ../nbs/51_evaluate.ipynb #873216fd

@@ -16,7 +16,7 @@ from torch.utils.data import DataLoader, IterableDataset, Sampler
 from .core.config import ConfigError, config_help, load_config, save_config, to_dict, validate
 from .core.data import Collator, check_fields
 from .core.models import unwrap_model
-from .core.schema import DataCfg, OptimCfg, default_config, eval_world
+from .core.schema import DataCfg, OptimCfg, default_config, resolve_eval_world
 from .eval.report import results_table
 from .eval.suite import check_eval, bar_disable, run_benchmarks
 from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
@@ -135,7 +135,9 @@ def _check_request(cfg, method, dataset) -> None:
     """Every key's rules (a config built in code has not met them yet), the evaluation request with its data files
     (`eval.suite.check_eval`; `eval.dataset: None` becomes the training data's world), and what the builders accept but the run cannot use; raises naming the key."""
     validate(cfg)
-    if cfg.eval.dataset is None: cfg.eval.dataset = eval_world(cfg.data.name)   # scored on the world it learns
+    if cfg.data.object_scale != 1 and getattr(dataset, "object_scale", None) != cfg.data.object_scale:
+        raise ValueError(f"data.object_scale={cfg.data.object_scale}: dataset {cfg.data.name!r} draws its objects at fixed sizes; HierShapes 2 scales them (data.name=hiershapes2)")
+    resolve_eval_world(cfg.eval, dataclasses.asdict(cfg.data))   # scored on the world it learns, at its object scale
     check_eval(cfg.eval)
     if cfg.data.augment and not getattr(dataset, "augments", False):
         raise ValueError(f"data.augment=true: dataset {cfg.data.name!r} has no training augmentations")

@@ -181,8 +181,9 @@ P_OTHER_SIZE = 0.8
 "Probability that the second object takes the size the subject lacks (when its class allows it)."
 
 def sample_scene(rng: np.random.Generator, w: World, split: str = "train", image_size: int = 64,
-                 max_objects: int = 3) -> list:
-    "Draw a scene: 1..max_objects objects in distinct cells of a 2x2 grid; the subject as `split` asks (table above)."
+                 max_objects: int = 3, object_scale: float = 1.0) -> list:
+    """Draw a scene: 1..max_objects objects in distinct cells of a 2x2 grid; the subject as `split` asks (table above);
+    a box's side is `SIZE_SCALE[size] * object_scale` of a cell (at least 4 px)."""
     n, cell = int(rng.integers(1, max_objects + 1)), image_size // 2
     cells, objs = rng.permutation(4)[:n], []
     for k in range(n):
@@ -193,7 +194,7 @@ def sample_scene(rng: np.random.Generator, w: World, split: str = "train", image
             leaf = pool[rng.integers(len(pool))]
             sizes, other = w.sizes_for(leaf), SIZES[1 - SIZES.index(objs[0].size)] if k else None
             size = other if k == 1 and rng.random() < P_OTHER_SIZE and other in sizes else sizes[rng.integers(len(sizes))]
-        side = max(int(round(SIZE_SCALE[size] * cell)), 4)
+        side = max(int(round(SIZE_SCALE[size] * object_scale * cell)), 4)
         x0 = (cells[k] % 2) * cell + int(rng.integers(0, cell - side + 1))
         y0 = (cells[k] // 2) * cell + int(rng.integers(0, cell - side + 1))
         objs.append(Obj(leaf, size, (x0, y0, x0 + side, y0 + side)))
@@ -341,7 +342,7 @@ def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs, box_
 # %% ../../nbs/06b_core.hiershapes2.ipynb #8865a276
 class HierShapes2(Dataset):
     """HierShapes 2 as a torch `Dataset` of sample dicts with every `FIELDS` entry. Sample `i` of `split` is a pure
-    function of `(seed, split, i)`, the rendering arguments, `noise` and `tree_seed`."""
+    function of `(seed, split, i)`, the rendering arguments (`object_scale` among them), `noise` and `tree_seed`."""
     provides, splits, min_image_size = frozenset(FIELDS), SPLITS, 32
     length_matched = True       # every name is NAME_TOKENS tokens: own-name tiers, and a caption with its leaf-named tier, have one token count
     _negative_fields = frozenset({"tier_negatives", "tier_negatives_valid", "hard_negatives", "hard_negative_types",
@@ -349,14 +350,15 @@ class HierShapes2(Dataset):
 
     def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
                  box_size: int | None = None, max_objects: int = 3, noise: float = 0.0, tree_seed: int = 0,
-                 fields=None, transform=None):
+                 fields=None, transform=None, object_scale: float = 1.0):
         if split not in self.splits: raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
         if not 1 <= max_objects <= 4: raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {max_objects}")
         if image_size < self.min_image_size: raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
         if not 0 <= noise < 1: raise ValueError(f"noise must be in [0, 1), got {noise}")
+        if not 0 < object_scale <= 1: raise ValueError(f"object_scale must be in (0, 1] (a box stays in its grid cell), got {object_scale}")
         self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(max_objects)
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
-        self.box_size, self.tree_seed = int(box_size or image_size), int(tree_seed)
+        self.box_size, self.tree_seed, self.object_scale = int(box_size or image_size), int(tree_seed), float(object_scale)
         self.noise = float(noise) if split == "train" else 0.0          # evaluation splits are always clean
         self.fields = self.provides if fields is None else expand_fields(fields)
         self._rank_negs = [k for k in ("rank_negatives", "rank_random_negatives") if self.fields & expand_fields([k])]
@@ -373,13 +375,14 @@ class HierShapes2(Dataset):
     def oracle_entails(self, premise, conclusion) -> bool: return oracle_entails(premise, conclusion, self.world)
     def __len__(self): return self.n
     def __repr__(self): return (f"HierShapes2(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
-                                f"max_objects={self.max_objects}, noise={self.noise})")
+                                f"max_objects={self.max_objects}, noise={self.noise}"
+                                + (f", object_scale={self.object_scale})" if self.object_scale != 1 else ")"))
 
     @property
     def cache_key(self) -> tuple:
         "Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`."
         return ("HierShapes2", self.split, self.seed, self.image_size, self.box_size, self.max_objects, self.noise,
-                self.tree_seed, None if self.transform is None else id(self.transform))
+                self.tree_seed, self.object_scale, None if self.transform is None else id(self.transform))
 
     def _key(self, i: int) -> list:
         if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
@@ -387,7 +390,9 @@ class HierShapes2(Dataset):
 
     def scene(self, i: int) -> list:
         "The objects of sample `i` (ground truth for the oracle)."
-        return sample_scene(np.random.default_rng(self._key(i)), self.world, self.split, self.image_size, self.max_objects)
+        return self._draw(np.random.default_rng(self._key(i)))
+    def _draw(self, rng) -> list:
+        return sample_scene(rng, self.world, self.split, self.image_size, self.max_objects, self.object_scale)
 
     def leaf(self, i: int) -> tuple:
         "The leaf of sample `i`'s subject (object 0): the chain its rank fields describe."
@@ -396,7 +401,7 @@ class HierShapes2(Dataset):
     def is_corrupted(self, i: int) -> dict:
         "Which texts of sample `i` the noise corrupted: {'captions': bool, 'box_texts': [bool per box]}."
         key, w = self._key(i), self.world
-        scene = sample_scene(np.random.default_rng(key), w, self.split, self.image_size, self.max_objects)
+        scene = self._draw(np.random.default_rng(key))
         texts = make_texts(scene, np.random.default_rng(key + [1]), w, self.split, negatives=False)
         cap, boxes, _ = corruption(scene, texts, np.random.default_rng(key + [5]), self.noise, w)
         return {"captions": cap, "box_texts": boxes}
@@ -405,7 +410,7 @@ class HierShapes2(Dataset):
         "(scene, texts as `Caption`s / rank texts with flags, image generator) of sample `i`, noise applied."
         key, w = self._key(i), self.world
         rng = np.random.default_rng(key)
-        scene = sample_scene(rng, w, self.split, self.image_size, self.max_objects)
+        scene = self._draw(rng)
         texts = make_texts(scene, np.random.default_rng(key + [1]), w, self.split, negatives=negatives)
         if rank_negatives:
             texts.update(rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), w, self.split))
@@ -426,6 +431,6 @@ def _build_hiershapes2(cfg, fields):
     if cfg.image_size < HierShapes2.min_image_size:        # the constructor checks it too; here the key is named
         raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= {HierShapes2.min_image_size} pixels")
     return HierShapes2(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
-                       fields=fields)
+                       fields=fields, object_scale=getattr(cfg, "object_scale", 1.0))
 
 DATASETS.register(DatasetSpec("hiershapes2", lambda cfg: HierShapes2.provides, _build_hiershapes2))

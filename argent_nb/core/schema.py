@@ -4,7 +4,7 @@
 
 # %% ../../nbs/00a_core.schema.ipynb #5e45ee58
 from __future__ import annotations
-import dataclasses
+import dataclasses, inspect
 from dataclasses import dataclass, field
 from .config import ConfigError, doc
 from .hiershapes import HierShapes
@@ -12,8 +12,8 @@ from .hiershapes2 import SPLITS, HierShapes2
 from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
 
 # %% auto #0
-__all__ = ['WORLDS', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world', 'EvalCfg', 'eval_config_class',
-           'check_eval_world', 'default_config']
+__all__ = ['WORLDS', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world', 'resolve_eval_world', 'EvalCfg',
+           'eval_config_class', 'check_eval_world', 'default_config']
 
 # %% ../../nbs/00a_core.schema.ipynb #392bcc5c
 @dataclass
@@ -35,6 +35,7 @@ class DataCfg:
     image_root: str | None = doc(None, "folder of a real dataset's images")
     augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
     noise: float = doc(0.0, "noisy positives (HierShapes 2, train split): the fraction of captions and box texts given a wrong name", min=0, max=0.9)
+    object_scale: float = doc(1.0, "HierShapes 2: every object's box side times this (1: a large object fills its grid cell, a small one is 3/4 of it)", min=0.1, max=1.0)
     allow_pickle: bool = doc(False, "read a pickled data file (CE-CLIP's release processed_dataset{k}.npy): unpickling RUNS ANY CODE stored in the file, so only for a file you trust; safer: convert it once, python -m argent_nb.datasets.coco_hn convert IN.npy OUT.jsonl")
 
 # %% ../../nbs/00a_core.schema.ipynb #17215132
@@ -84,6 +85,12 @@ def eval_world(data_name: str | None) -> str:
     "The world of `eval.dataset: None`: the training data's (`data.name`) when it is a HierShapes world, else the first."
     return data_name if data_name in WORLDS else next(iter(WORLDS))
 
+def resolve_eval_world(cfg, data: dict) -> None:
+    """Fill the evaluation config `cfg`'s `dataset: None` and `object_scale: None` from the training data's group `data`
+    (a dict): its world (`eval_world`), and its object scale when that is the world scored (else 1)."""
+    if cfg.dataset is None: cfg.dataset = eval_world(data.get("name"))
+    if cfg.object_scale is None: cfg.object_scale = float(data.get("object_scale", 1.0)) if data.get("name") == cfg.dataset else 1.0
+
 @dataclass
 class EvalCfg:
     "The keys every benchmark shares: what to run, on which HierShapes samples, in which batches."
@@ -96,6 +103,7 @@ class EvalCfg:
     every: int = doc(0, "trainer: evaluate every N steps (0 = only at the end)", min=0)
     plots_dir: str | None = doc(None, "where benchmarks save their figures (the trainer uses RUN/plots); None: no figures")
     dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark); None: the training data's when it is one of them, else hiershapes2", choices=(None, *WORLDS))
+    object_scale: float | None = doc(None, "HierShapes 2: the objects' box scale (data.object_scale); None: the training data's when it is the world scored, else 1", min=0.1, max=1.0)
 
 def eval_config_class() -> type:
     "`EvalCfg` plus one config group per registered benchmark that declares `Params`; `benchmarks` defaults to the registry's suite."
@@ -103,12 +111,14 @@ def eval_config_class() -> type:
 
 # %% ../../nbs/00a_core.schema.ipynb #74b79e5c
 def check_eval_world(cfg: EvalCfg, prefix: str = "eval.") -> None:
-    "What the world `cfg.dataset` (None: the first of `WORLDS`) asks beyond each key's rules: its canvas size and its splits."
+    "What the world `cfg.dataset` (None: the first of `WORLDS`) asks beyond each key's rules: its canvas size, its splits, its object scale."
     w = cfg.dataset or next(iter(WORLDS)); cls = WORLDS[w]
     if cfg.image_size < cls.min_image_size:
         raise ConfigError(f"{prefix}image_size={cfg.image_size}: {w} draws at >= {cls.min_image_size} pixels")
     if cfg.split not in cls.splits:
         raise ConfigError(f"{prefix}split={cfg.split}: {w} has no such split (its splits: {', '.join(cls.splits)})")
+    if cfg.object_scale not in (None, 1.0) and "object_scale" not in inspect.signature(cls).parameters:
+        raise ConfigError(f"{prefix}object_scale={cfg.object_scale}: {w} draws its objects at fixed sizes (only 1 is allowed)")
 
 # %% ../../nbs/00a_core.schema.ipynb #4f9e16c7
 def default_config():

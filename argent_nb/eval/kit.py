@@ -69,9 +69,10 @@ def zero_shot_classifiers(model, prompt_sets: Sequence[Sequence[str]], n_templat
 def hiershapes_eval_set(cfg: EvalCfg, fields: Sequence[str] | None = None, *, split: str | None = None, n: int | None = None,
                         **kwargs) -> HierShapes | HierShapes2:
     """The samples of the world `cfg.dataset` names (None: the first of `core.schema.WORLDS`) that `cfg` selects (`split`, `n`, `seed`,
-    `image_size`), with `fields` (None: all), unless overridden."""
+    `image_size`, and HierShapes 2's `object_scale`), with `fields` (None: all), unless overridden."""
     return WORLDS[cfg.dataset or next(iter(WORLDS))](cfg.split if split is None else split, n=cfg.n if n is None else n,
-        seed=cfg.seed, image_size=cfg.image_size, fields=None if fields is None else list(fields), **kwargs)
+        seed=cfg.seed, image_size=cfg.image_size, fields=None if fields is None else list(fields),
+        **({"object_scale": cfg.object_scale} if getattr(cfg, "object_scale", None) not in (None, 1.0) else {}), **kwargs)
 
 # %% ../../nbs/79_eval.kit.ipynb #ee205bd0
 class torch_threads:
