@@ -4,7 +4,8 @@
 
 # %% ../../nbs/06c_core.learnability.ipynb #84d88b71
 from __future__ import annotations
-import time
+import json, shutil, time
+from pathlib import Path
 from collections.abc import Sequence
 import numpy as np
 import torch
@@ -12,8 +13,8 @@ from .hiershapes import RELATIONS, INVERSE, relation_holds
 
 # %% auto #0
 __all__ = ['CANVAS', 'probe_scenes', 'rank_index', 'single_targets', 'pair_targets', 'make_probe_data', 'vision_config',
-           'ProbeNet', 'to_input', 'train_probe', 'predict', 'accuracy', 'baselines', 'binding_scores', 'format_table',
-           'pair_other', 'clip_step_ms']
+           'ProbeNet', 'to_input', 'train_probe', 'predict', 'accuracy', 'cached_probe', 'baselines', 'binding_scores',
+           'format_table', 'pair_other', 'clip_step_ms']
 
 # %% ../../nbs/06c_core.learnability.ipynb #586dd460
 CANVAS = 64
@@ -144,6 +145,28 @@ def accuracy(pred: np.ndarray, target: np.ndarray, mask: np.ndarray | None = Non
     m = (target >= 0) if mask is None else mask & (target >= 0)
     if not m.any(): raise ValueError("no defined target to score")
     return float((pred[m] == target[m]).mean())
+
+# %% ../../nbs/06c_core.learnability.ipynb #89172342
+def cached_probe(folder, heads: dict, fit, spec: dict, seed: int = 0) -> tuple:
+    """(`ProbeNet(heads, seed=seed)`, its training log): trained by `fit(net) -> log` and kept in `folder`
+    (`model.safetensors`, `log.json` with `spec`: the settings that made it) on the first call, read back on later
+    ones. A folder kept with another `spec` raises: what is read is what `spec` says. Written whole or not at all."""
+    from safetensors.torch import load_file, save_file
+    folder, net = Path(folder), ProbeNet(heads, seed=seed)
+    spec = json.loads(json.dumps({**spec, "heads": heads, "seed": seed}))           # as the file holds it
+    if (folder / "log.json").exists():
+        saved = json.loads((folder / "log.json").read_text())
+        if saved["spec"] != spec:
+            raise ValueError(f"{folder}: holds a probe trained with {saved['spec']}, not {spec}; delete it or name another folder")
+        net.load_state_dict(load_file(str(folder / "model.safetensors")))
+        return net, saved["log"]
+    log = fit(net)
+    part = folder.with_name(folder.name + ".partial"); shutil.rmtree(part, ignore_errors=True); part.mkdir(parents=True)
+    save_file({k: v.contiguous() for k, v in net.state_dict().items()}, str(part / "model.safetensors"))
+    (part / "log.json").write_text(json.dumps({"spec": spec, "log": log}))
+    part.rename(folder)
+    return net, log
+
 
 # %% ../../nbs/06c_core.learnability.ipynb #4917643e
 def baselines(target_train: np.ndarray, target_test: np.ndarray, n_classes: int) -> dict:
