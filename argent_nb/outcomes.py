@@ -105,30 +105,32 @@ ITEM_FAMILIES: dict[str, Callable] = {"retrieval": retrieval_items, "zero_shot":
                                       "pep": pep_items, "hier": hier_items, "taxo": taxo_items}
 "The per-item families: name -> function (model, cfg, accelerator) -> {benchmark key: per-item outcomes}."
 
-def item_outcomes(model, cfg: EvalCfg, families: Sequence[str] | None = None, accelerator=None) -> dict[str, np.ndarray]:
+def item_outcomes(model, cfg: EvalCfg, families: Sequence[str] | None = None, accelerator=None, by_family: bool = False) -> dict:
     """{key: float64 [items]} of `model` on the items `cfg` selects, for `families` (names of `ITEM_FAMILIES`; None: all),
     each array's mean the suite's value of that key (the pooled foil keys excepted). As `run_benchmarks`: eval mode, no
-    gradients, each split's fields embedded once, the model's mode restored."""
+    gradients, each split's fields embedded once for all `families`, the model's mode restored. With `by_family`:
+    {family: {key: items}}."""
     names = list(ITEM_FAMILIES) if families is None else list(families)
     if bad := [f for f in names if f not in ITEM_FAMILIES]:
         raise ValueError(f"unknown outcome families {bad}; expected some of {list(ITEM_FAMILIES)}")
     was = model.training; model.eval()
     try:
         with torch.no_grad(), shared_embeddings():
-            return {k: np.asarray(v, dtype=np.float64) for f in names for k, v in ITEM_FAMILIES[f](model, cfg, accelerator).items()}
+            got = {f: {k: np.asarray(v, dtype=np.float64) for k, v in ITEM_FAMILIES[f](model, cfg, accelerator).items()} for f in names}
+        return got if by_family else {k: v for d in got.values() for k, v in d.items()}
     finally: model.train(was)
 
 # %% ../nbs/47_outcomes.ipynb #d8d76930
 def cached_outcomes(folder, cfg: EvalCfg, families: Sequence[str], model: Callable, accelerator=None) -> dict[str, np.ndarray]:
     """`item_outcomes` for `families` of the model that `model()` returns (called only if a family is missing), kept in
-    `folder` as `outcomes_<family>_<hash of cfg>.npz`, one file per family, each written whole and read without pickle."""
+    `folder` as `outcomes_<family>_<hash of cfg>.npz`, one file per family, each written whole and read without pickle.
+    The missing families are computed together (`item_outcomes`: each split embedded once)."""
     folder, tag = Path(folder), hashlib.sha1(repr(cfg).encode()).hexdigest()[:10]
     path = lambda f: folder / f"outcomes_{f}_{tag}.npz"
     if missing := [f for f in families if not path(f).exists()]:
-        m = model()
-        for f in missing:
+        for f, got in item_outcomes(model(), cfg, missing, accelerator, by_family=True).items():
             tmp = path(f).with_name(path(f).stem + ".tmp.npz")
-            np.savez(tmp, **item_outcomes(m, cfg, [f], accelerator))
+            np.savez(tmp, **got)
             os.replace(tmp, path(f))
     out = {}
     for f in families:
