@@ -13,7 +13,7 @@ from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
 
 # %% auto #0
 __all__ = ['WORLDS', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world', 'resolve_eval_world', 'EvalCfg',
-           'eval_config_class', 'check_eval_world', 'default_config']
+           'eval_config_class', 'takes_object_scale', 'check_eval_world', 'default_config']
 
 # %% ../../nbs/00a_core.schema.ipynb #392bcc5c
 @dataclass
@@ -110,6 +110,10 @@ def eval_config_class() -> type:
     return params_group(BENCHMARKS, "eval", ("benchmarks", list[str], "benchmarks to run"), base=EvalCfg)
 
 # %% ../../nbs/00a_core.schema.ipynb #74b79e5c
+def takes_object_scale(world: str) -> bool:
+    "Whether the world named `world` (a key of `WORLDS`) draws its objects at a scale (`object_scale`), or at fixed sizes."
+    return "object_scale" in inspect.signature(WORLDS[world]).parameters
+
 def check_eval_world(cfg: EvalCfg, prefix: str = "eval.") -> None:
     "What the world `cfg.dataset` (None: the first of `WORLDS`) asks beyond each key's rules: its canvas size, its splits, its object scale."
     w = cfg.dataset or next(iter(WORLDS)); cls = WORLDS[w]
@@ -117,7 +121,7 @@ def check_eval_world(cfg: EvalCfg, prefix: str = "eval.") -> None:
         raise ConfigError(f"{prefix}image_size={cfg.image_size}: {w} draws at >= {cls.min_image_size} pixels")
     if cfg.split not in cls.splits:
         raise ConfigError(f"{prefix}split={cfg.split}: {w} has no such split (its splits: {', '.join(cls.splits)})")
-    if cfg.object_scale not in (None, 1.0) and "object_scale" not in inspect.signature(cls).parameters:
+    if cfg.object_scale not in (None, 1.0) and not takes_object_scale(w):
         raise ConfigError(f"{prefix}object_scale={cfg.object_scale}: {w} draws its objects at fixed sizes (only 1 is allowed)")
 
 # %% ../../nbs/00a_core.schema.ipynb #4f9e16c7

@@ -14,7 +14,7 @@ from ..core.hiershapes2 import HierShapes2
 from ..core.metrics import class_embeddings, clip_ensemble
 from ..core.radial import RadialGeometry, radial_geometry
 from .suite import encode_texts
-from ..core.schema import WORLDS, EvalCfg
+from ..core.schema import WORLDS, EvalCfg, takes_object_scale
 
 # %% auto #0
 __all__ = ['ZS_TEMPLATES', 'key_safe', 'default_world', 'rank_prompts', 'ensemble_rule', 'zero_shot_classifiers',
@@ -70,9 +70,10 @@ def hiershapes_eval_set(cfg: EvalCfg, fields: Sequence[str] | None = None, *, sp
                         **kwargs) -> HierShapes | HierShapes2:
     """The samples of the world `cfg.dataset` names (None: the first of `core.schema.WORLDS`) that `cfg` selects (`split`, `n`, `seed`,
     `image_size`, and HierShapes 2's `object_scale`), with `fields` (None: all), unless overridden."""
-    return WORLDS[cfg.dataset or next(iter(WORLDS))](cfg.split if split is None else split, n=cfg.n if n is None else n,
+    w = cfg.dataset or next(iter(WORLDS)); scale = getattr(cfg, "object_scale", None)
+    return WORLDS[w](cfg.split if split is None else split, n=cfg.n if n is None else n,
         seed=cfg.seed, image_size=cfg.image_size, fields=None if fields is None else list(fields),
-        **({"object_scale": cfg.object_scale} if getattr(cfg, "object_scale", None) not in (None, 1.0) else {}), **kwargs)
+        **({"object_scale": scale} if scale is not None and takes_object_scale(w) else {}), **kwargs)
 
 # %% ../../nbs/79_eval.kit.ipynb #ee205bd0
 class torch_threads:
