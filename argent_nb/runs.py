@@ -11,7 +11,7 @@ from typing import Sequence
 import numpy as np
 import yaml
 from torch import Tensor, nn
-from .core.config import ConfigError, flatten, rename_old_keys, to_dict
+from .core.config import ConfigError, fill_absent, flatten, rename_old_keys, to_dict
 from .core.schema import default_config
 from .core.models import HierModel, build_model
 from .core.weights import read_state_dict
@@ -334,7 +334,7 @@ def read_run_config(run_dir: str | Path) -> dict:
     except (yaml.YAMLError, UnicodeDecodeError, OSError) as e:
         raise ConfigError(f"{f}: not a readable yaml config ({' '.join(str(e).split()) or type(e).__name__})") from e
     if not isinstance(cfg, (dict, type(None))): raise ConfigError(f"{f}: expected a mapping of config groups, got {type(cfg).__name__}")
-    try: return rename_old_keys(default_config(), cfg or {}, notify=None)
+    try: return fill_absent(default_config(), rename_old_keys(default_config(), cfg or {}, notify=None))
     except ConfigError as e: raise ConfigError(f"{f}: {e}") from None
 
 # %% ../nbs/45_runs.ipynb #b3f0a001

@@ -133,9 +133,12 @@ def cpu_threads(threads: int | None, device_type: str, local_processes: int, env
 # %% ../nbs/50_train.ipynb #713878a0
 def _check_request(cfg, method, dataset) -> None:
     """Every key's rules (a config built in code has not met them yet), the evaluation request with its data files
-    (`eval.suite.check_eval`; `eval.dataset: None` becomes the training data's world), and what the builders accept but the run cannot use; raises naming the key."""
+    (`eval.suite.check_eval`; `eval.dataset: None` becomes the training data's world, `data.object_scale: None` the
+    dataset's scale), and what the builders accept but the run cannot use; raises naming the key."""
     validate(cfg)
-    if cfg.data.object_scale != 1 and getattr(dataset, "object_scale", None) != cfg.data.object_scale:
+    drawn = getattr(dataset, "object_scale", None)                  # None: a dataset whose objects have fixed sizes
+    if cfg.data.object_scale is None: cfg.data.object_scale = drawn      # resolved, so the saved config says what was drawn
+    elif drawn is None and cfg.data.object_scale != 1:
         raise ValueError(f"data.object_scale={cfg.data.object_scale}: dataset {cfg.data.name!r} draws its objects at fixed sizes; HierShapes 2 scales them (data.name=hiershapes2)")
     resolve_eval_world(cfg.eval, dataclasses.asdict(cfg.data))   # scored on the world it learns, at its object scale
     check_eval(cfg.eval)

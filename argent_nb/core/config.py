@@ -5,14 +5,14 @@
 # %% ../../nbs/00_core.config.ipynb #535ad613
 from __future__ import annotations
 import dataclasses, difflib, math, types, typing, warnings
-from dataclasses import field, fields, is_dataclass
+from dataclasses import MISSING, field, fields, is_dataclass
 from pathlib import Path
 import yaml
 
 # %% auto #0
 __all__ = ['ConfigError', 'doc', 'config_keys', 'check_value', 'renamed_field', 'renamed_value', 'renamed_notice', 'warn_renamed',
-           'rename_old_keys', 'set_key', 'yaml_load', 'flatten', 'apply', 'validate', 'load_config', 'to_dict',
-           'save_config', 'config_help']
+           'rename_old_keys', 'fill_absent', 'set_key', 'yaml_load', 'flatten', 'apply', 'validate', 'load_config',
+           'to_dict', 'save_config', 'config_help']
 
 # %% ../../nbs/00_core.config.ipynb #c3c66889
 class ConfigError(ValueError):
@@ -24,16 +24,17 @@ def _deepcopy(cfg):
     return copy.deepcopy(cfg)
 
 def doc(default, text: str, *, choices=None, min=None, max=None, gt=None, finite: bool = True,
-        renamed_from: str | None = None, old_values: dict | None = None, **kw):
+        renamed_from: str | None = None, old_values: dict | None = None, absent=MISSING, **kw):
     """A dataclass field with a default and a help text shown by `config_help`, and optional rules on its values:
     `choices` (a tuple, or a function returning one, e.g. a registry's names), inclusive bounds `min` / `max`, an
     exclusive lower bound `gt`; a float must be finite unless `finite=False`. A list's rules hold for each element.
     `renamed_from`: the key's name in the previous release, still read for one release (with a notice); `old_values`:
-    {old value: new value} for values given under that old name."""
+    {old value: new value} for values given under that old name. `absent`: the value a saved config that lacks the key
+    was made at (the key was added later, with a default other than the earlier behaviour; `fill_absent`)."""
     if old_values is not None and renamed_from is None: raise ValueError("doc: old_values needs renamed_from (the old key)")
     rules = {k: v for k, v in (("choices", choices), ("min", min), ("max", max), ("gt", gt)) if v is not None}
     renamed = {k: v for k, v in (("renamed_from", renamed_from), ("old_values", old_values)) if v is not None}
-    meta = {"doc": text, **rules, **({} if finite else {"finite": False}), **renamed}
+    meta = {"doc": text, **rules, **({} if finite else {"finite": False}), **renamed, **({} if absent is MISSING else {"absent": absent})}
     if isinstance(default, (list, dict)) or is_dataclass(default):
         return field(default_factory=lambda: _deepcopy(default), metadata=meta, **kw)
     return field(default=default, metadata=meta, **kw)
@@ -153,6 +154,22 @@ def rename_old_keys(cfg, data: dict, notify=warn_renamed, prefix: str = "") -> d
                                   f"({prefix}{k}={v!r}, {prefix}{f.name}={data[f.name]!r})")
             if notify is not None: notify(renamed_notice(prefix, f, v))
             out[f.name] = new
+    return out
+
+# %% ../../nbs/00_core.config.ipynb #a7b3c2d2
+def fill_absent(cfg, data: dict) -> dict:
+    """A copy of the nested dict `data` (a saved config's groups) with each key that `cfg`'s schema declares
+    `doc(..., absent=value)` and `data` lacks set to that value: the value a run saved before the key existed ran with.
+    Keys present are kept as they are."""
+    out = dict(data)
+    for f in fields(cfg):
+        sub = getattr(cfg, f.name)
+        if is_dataclass(sub):
+            got = data.get(f.name)
+            if isinstance(got, dict) or (got is None and f.name not in data):
+                filled = fill_absent(sub, got or {})
+                if filled or f.name in data: out[f.name] = filled
+        elif f.name not in data and "absent" in f.metadata: out[f.name] = f.metadata["absent"]
     return out
 
 # %% ../../nbs/00_core.config.ipynb #6142ff0b

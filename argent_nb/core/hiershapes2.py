@@ -18,16 +18,18 @@ from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, ow
                                  taxonomic_string, traits, TEXT_FAMILIES)
 
 # %% auto #0
-__all__ = ['SIZES', 'SIZE_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE', 'FOIL_TYPES', 'FOIL_SLOTS',
-           'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds', 'entails',
-           'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene', 'render',
-           'allowed', 'foil_candidates', 'pick_foils', 'tier_negative_candidates', 'name_ranks', 'make_texts',
+__all__ = ['SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE', 'FOIL_TYPES',
+           'FOIL_SLOTS', 'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds',
+           'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene',
+           'render', 'allowed', 'foil_candidates', 'pick_foils', 'tier_negative_candidates', 'name_ranks', 'make_texts',
            'rank_negative_texts', 'corruption', 'HierShapes2']
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #db4d8160
 SIZES = ("small", "large")
 "The sizes; the box side is `SIZE_SCALE[size]` of a grid cell."
 SIZE_SCALE = {"small": 0.75, "large": 1.0}
+OBJECT_SCALE = 0.75
+"The default object scale (`data.object_scale`): every box side times this; chosen by `06c_core.learnability`'s sweep."
 TIER_RANKS = (0, 2, 4)
 "Ranks of the subject's own names in tiers 1-3; tier 4 is the full caption."
 
@@ -181,7 +183,7 @@ P_OTHER_SIZE = 0.8
 "Probability that the second object takes the size the subject lacks (when its class allows it)."
 
 def sample_scene(rng: np.random.Generator, w: World, split: str = "train", image_size: int = 64,
-                 max_objects: int = 3, object_scale: float = 1.0) -> list:
+                 max_objects: int = 3, object_scale: float = OBJECT_SCALE) -> list:
     """Draw a scene: 1..max_objects objects in distinct cells of a 2x2 grid; the subject as `split` asks (table above);
     a box's side is `SIZE_SCALE[size] * object_scale` of a cell (at least 4 px)."""
     n, cell = int(rng.integers(1, max_objects + 1)), image_size // 2
@@ -350,7 +352,7 @@ class HierShapes2(Dataset):
 
     def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
                  box_size: int | None = None, max_objects: int = 3, noise: float = 0.0, tree_seed: int = 0,
-                 fields=None, transform=None, object_scale: float = 1.0):
+                 fields=None, transform=None, object_scale: float = OBJECT_SCALE):
         if split not in self.splits: raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
         if not 1 <= max_objects <= 4: raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {max_objects}")
         if image_size < self.min_image_size: raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
@@ -376,7 +378,7 @@ class HierShapes2(Dataset):
     def __len__(self): return self.n
     def __repr__(self): return (f"HierShapes2(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
                                 f"max_objects={self.max_objects}, noise={self.noise}"
-                                + (f", object_scale={self.object_scale})" if self.object_scale != 1 else ")"))
+                                + (f", object_scale={self.object_scale})" if self.object_scale != OBJECT_SCALE else ")"))
 
     @property
     def cache_key(self) -> tuple:
@@ -431,6 +433,6 @@ def _build_hiershapes2(cfg, fields):
     if cfg.image_size < HierShapes2.min_image_size:        # the constructor checks it too; here the key is named
         raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= {HierShapes2.min_image_size} pixels")
     return HierShapes2(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
-                       fields=fields, object_scale=getattr(cfg, "object_scale", 1.0))
+                       fields=fields, object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale)
 
 DATASETS.register(DatasetSpec("hiershapes2", lambda cfg: HierShapes2.provides, _build_hiershapes2))

@@ -20,12 +20,14 @@ __all__ = ['CANVAS', 'probe_scenes', 'rank_index', 'single_targets', 'pair_targe
 CANVAS = 64
 "Canvas side (px) of the probe scenes: the benchmark's image size."
 
-def probe_scenes(n: int, n_objects: int, seed: int, w=None, object_scale: float = 1.0) -> list:
+def probe_scenes(n: int, n_objects: int, seed: int, w=None, object_scale: float | None = None) -> list:
     """`n` HierShapes 2 training scenes (lists of `Obj`) holding exactly `n_objects` objects, for 2 one small and one
-    large, with their rendering seeds: [(scene, render_seed)]; a pure function of `seed` (and HierShapes 2's `object_scale`)."""
+    large, with their rendering seeds: [(scene, render_seed)]; a pure function of `seed` (and HierShapes 2's
+    `object_scale`; None: its default, `hiershapes2.OBJECT_SCALE`)."""
     from argent_nb.core import hiershapes2 as hs2
     if n_objects not in (1, 2): raise ValueError(f"probe scenes hold 1 or 2 objects, not {n_objects}")
     w, rng, out = w or hs2.world(), np.random.default_rng([seed, n_objects]), []
+    object_scale = hs2.OBJECT_SCALE if object_scale is None else object_scale
     while len(out) < n:
         s = hs2.sample_scene(rng, w, "train", CANVAS, max_objects=n_objects, object_scale=object_scale)
         if len(s) == n_objects and (n_objects == 1 or s[0].size != s[1].size): out.append((s, int(rng.integers(2**31))))
@@ -58,7 +60,7 @@ def pair_targets(scene: Sequence, tree, index=None) -> dict:
     return t
 
 # %% ../../nbs/06c_core.learnability.ipynb #682aea3d
-def make_probe_data(n: int, n_objects: int, seed: int, w=None, object_scale: float = 1.0) -> tuple:
+def make_probe_data(n: int, n_objects: int, seed: int, w=None, object_scale: float | None = None) -> tuple:
     """`n` probe scenes of `n_objects` (1, or 2 = one small + one large): images (uint8 N x 64 x 64 x 3), targets
     ({name: int64 array}) and the scenes; a pure function of `seed` (and `object_scale`, `probe_scenes`)."""
     from argent_nb.core import hiershapes2 as hs2

@@ -13,7 +13,7 @@ from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
 
 # %% auto #0
 __all__ = ['WORLDS', 'RunCfg', 'DataCfg', 'ModelCfg', 'OptimCfg', 'TrainCfg', 'eval_world', 'resolve_eval_world', 'EvalCfg',
-           'eval_config_class', 'takes_object_scale', 'check_eval_world', 'default_config']
+           'eval_config_class', 'takes_object_scale', 'world_object_scale', 'check_eval_world', 'default_config']
 
 # %% ../../nbs/00a_core.schema.ipynb #392bcc5c
 @dataclass
@@ -35,7 +35,7 @@ class DataCfg:
     image_root: str | None = doc(None, "folder of a real dataset's images")
     augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
     noise: float = doc(0.0, "noisy positives (HierShapes 2, train split): the fraction of captions and box texts given a wrong name", min=0, max=0.9)
-    object_scale: float = doc(1.0, "HierShapes 2: every object's box side times this (1: a large object fills its grid cell, a small one is 3/4 of it)", min=0.1, max=1.0)
+    object_scale: float | None = doc(None, "HierShapes 2: every object's box side times this (1: a large object fills its grid cell, a small one is 3/4 of it); None: the dataset's own (HierShapes 2: 0.75); a run saves the scale it drew at (runs saved before this key drew at 1)", min=0.1, max=1.0, absent=1.0)
     allow_pickle: bool = doc(False, "read a pickled data file (CE-CLIP's release processed_dataset{k}.npy): unpickling RUNS ANY CODE stored in the file, so only for a file you trust; safer: convert it once, python -m argent_nb.datasets.coco_hn convert IN.npy OUT.jsonl")
 
 # %% ../../nbs/00a_core.schema.ipynb #17215132
@@ -87,9 +87,12 @@ def eval_world(data_name: str | None) -> str:
 
 def resolve_eval_world(cfg, data: dict) -> None:
     """Fill the evaluation config `cfg`'s `dataset: None` and `object_scale: None` from the training data's group `data`
-    (a dict): its world (`eval_world`), and its object scale when that is the world scored (else 1)."""
+    (a dict): its world (`eval_world`), and its object scale when that is the world scored (a group saved before the key:
+    1), else the world's own default (`world_object_scale`)."""
     if cfg.dataset is None: cfg.dataset = eval_world(data.get("name"))
-    if cfg.object_scale is None: cfg.object_scale = float(data.get("object_scale", 1.0)) if data.get("name") == cfg.dataset else 1.0
+    if cfg.object_scale is None:
+        own = data.get("object_scale", 1.0) if data.get("name") == cfg.dataset else None
+        cfg.object_scale = world_object_scale(cfg.dataset) if own is None else float(own)
 
 @dataclass
 class EvalCfg:
@@ -103,7 +106,7 @@ class EvalCfg:
     every: int = doc(0, "trainer: evaluate every N steps (0 = only at the end)", min=0)
     plots_dir: str | None = doc(None, "where benchmarks save their figures (the trainer uses RUN/plots); None: no figures")
     dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark); None: the training data's when it is one of them, else hiershapes2", choices=(None, *WORLDS))
-    object_scale: float | None = doc(None, "HierShapes 2: the objects' box scale (data.object_scale); None: the training data's when it is the world scored, else 1", min=0.1, max=1.0)
+    object_scale: float | None = doc(None, "HierShapes 2: the objects' box scale (data.object_scale); None: the training data's when it is the world scored, else the world's own (HierShapes 2: 0.75)", min=0.1, max=1.0)
 
 def eval_config_class() -> type:
     "`EvalCfg` plus one config group per registered benchmark that declares `Params`; `benchmarks` defaults to the registry's suite."
@@ -113,6 +116,11 @@ def eval_config_class() -> type:
 def takes_object_scale(world: str) -> bool:
     "Whether the world named `world` (a key of `WORLDS`) draws its objects at a scale (`object_scale`), or at fixed sizes."
     return "object_scale" in inspect.signature(WORLDS[world]).parameters
+
+def world_object_scale(world: str) -> float:
+    "The scale the world named `world` draws its objects at unless told otherwise: its constructor's default (1 at fixed sizes)."
+    p = inspect.signature(WORLDS[world]).parameters.get("object_scale")
+    return 1.0 if p is None else float(p.default)
 
 def check_eval_world(cfg: EvalCfg, prefix: str = "eval.") -> None:
     "What the world `cfg.dataset` (None: the first of `WORLDS`) asks beyond each key's rules: its canvas size, its splits, its object scale."
