@@ -163,12 +163,9 @@ def fill_absent(cfg, data: dict) -> dict:
     Keys present are kept as they are."""
     out = dict(data)
     for f in fields(cfg):
-        sub = getattr(cfg, f.name)
-        if is_dataclass(sub):
-            got = data.get(f.name)
-            if isinstance(got, dict) or (got is None and f.name not in data):
-                filled = fill_absent(sub, got or {})
-                if filled or f.name in data: out[f.name] = filled
+        sub, got = getattr(cfg, f.name), data.get(f.name)
+        if is_dataclass(sub) and (f.name not in data or isinstance(got, dict)):
+            if (filled := fill_absent(sub, got or {})) or f.name in data: out[f.name] = filled   # a group left out: only if it gains a key
         elif f.name not in data and "absent" in f.metadata: out[f.name] = f.metadata["absent"]
     return out
 
