@@ -22,9 +22,9 @@ __all__ = ['CONFIG', 'CHECKPOINTS', 'LATEST', 'METRICS', 'EVAL', 'EVAL_INIT', 'P
            'checkpoint_problem', 'save_training_state', 'read_training_state', 'load_training_state',
            'state_files_problem', 'save_checkpoint', 'latest_checkpoint', 'check_run_dir', 'run_files', 'resume_point',
            'MetricsLog', 'read_metrics', 'resume_records', 'write_json', 'find_run_dir', 'read_run_config',
-           'resume_changes', 'check_resume_config', 'lock_run', 'unlock_run', 'run_in_use', 'find_checkpoint',
-           'LoadReport', 'CheckpointMismatch', 'load_state', 'build_run_model', 'load_run_model', 'is_finished',
-           'read_eval', 'train_run', 'evaluate_run']
+           'resume_changes', 'config_changes_text', 'check_resume_config', 'lock_run', 'unlock_run', 'run_in_use',
+           'find_checkpoint', 'LoadReport', 'CheckpointMismatch', 'load_state', 'build_run_model', 'load_run_model',
+           'is_finished', 'read_eval', 'run_command', 'evaluate_run']
 
 # %% ../nbs/45_runs.ipynb #2c5a3cb7
 CONFIG, CHECKPOINTS, LATEST, METRICS, EVAL, EVAL_INIT, PLOTS = (
@@ -342,13 +342,18 @@ RESUME_MAY_CHANGE = ("run.dir", "train.steps", "train.epochs", "train.resume", "
                      "train.log_with", "train.threads", "model.cache_dir", "model.allow_torchscript", "eval.")
 "The keys a resumed run may change (one ending in '.' stands for its group): any other change continues another run than the saved one."
 
-def resume_changes(saved: dict, cfg: dict) -> list[str]:
+def resume_changes(saved: dict, cfg: dict, may_change: Sequence[str] = RESUME_MAY_CHANGE) -> list[str]:
     """The flattened keys, sorted, in which the config `cfg` of a resumed run differs from the run's `saved` one (nested
-    dicts; a key missing from either counts at its default), less `RESUME_MAY_CHANGE`."""
+    dicts; a key missing from either counts at its default), less `may_change`."""
     base = flatten(to_dict(default_config()))
     a, b = {**base, **flatten(saved)}, {**base, **flatten(yaml.safe_load(yaml.safe_dump(cfg)))}
-    may = lambda k: any(k == m or (m.endswith(".") and k.startswith(m)) for m in RESUME_MAY_CHANGE)
+    may = lambda k: any(k == m or (m.endswith(".") and k.startswith(m)) for m in may_change)
     return sorted(k for k in a.keys() | b.keys() if not may(k) and a.get(k) != b.get(k))
+
+def config_changes_text(saved: dict, cfg: dict, keys: Sequence[str]) -> str:
+    "`key (saved value, now value)` for each of `keys`, comma-separated: what `resume_changes` found, said."
+    a, b = ({**flatten(to_dict(default_config())), **flatten(c)} for c in (saved, yaml.safe_load(yaml.safe_dump(cfg))))
+    return ", ".join(f"{k} ({a.get(k)!r}, now {b.get(k)!r})" for k in keys)
 
 # %% ../nbs/45_runs.ipynb #b3f0a003
 def check_resume_config(resume: str | os.PathLike, cfg: dict) -> None:
@@ -359,8 +364,7 @@ def check_resume_config(resume: str | os.PathLike, cfg: dict) -> None:
     except FileNotFoundError: return
     saved = read_run_config(run)
     if diff := resume_changes(saved, cfg):
-        a, b = ({**flatten(to_dict(default_config())), **flatten(c)} for c in (saved, yaml.safe_load(yaml.safe_dump(cfg))))
-        raise ValueError(f"train.resume: the run in {run} was saved with other values of {', '.join(f'{k} ({a.get(k)!r}, now {b.get(k)!r})' for k in diff)}; "
+        raise ValueError(f"train.resume: the run in {run} was saved with other values of {config_changes_text(saved, cfg, diff)}; "
                          f"a resumed run may change only {', '.join(m + '*' if m.endswith('.') else m for m in RESUME_MAY_CHANGE)}: "
                          f"resume with the saved values, or start a new run.dir")
 
@@ -535,25 +539,15 @@ def read_eval(run_dir: str | os.PathLike, name: str = EVAL) -> dict:
     return json.loads((Path(run_dir) / name).read_text())
 
 # %% ../nbs/45_runs.ipynb #85388a81
-def _cli(module: str, args: Sequence[str], env: dict | None, what: str) -> None:
+def run_command(module: str, args: Sequence[str], env: dict | None, what: str) -> None:
+    "Run `python -m module args` (the variables `env` added to the environment); a failure raises with `what` and the end of its stderr."
     p = subprocess.run([sys.executable, "-m", module, *map(str, args)], capture_output=True, text=True,
                        env=None if env is None else {**os.environ, **env})
     if p.returncode: raise RuntimeError(f"{what} failed:\n{p.stderr[-3000:]}")
-
-def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -> Path:
-    """Train `run_dir` through the command line (`python -m argent_nb.train run.dir=RUN --quiet *args`, with the
-    variables `env` added to the environment) unless it is finished (`is_finished`); an unfinished folder is removed
-    first, unless a trainer holds it (`run_in_use`: then it raises). Returns `run_dir` as a `Path`; a failed run raises with the end of its stderr."""
-    d = Path(run_dir)
-    if not is_finished(d):
-        if run_in_use(d): raise RuntimeError(f"{d} is in use by another training; not removed, not trained again")
-        if d.exists(): shutil.rmtree(d)
-        _cli("argent_nb.train", [f"run.dir={d}", "--quiet", *args], env, f"run {d}")
-    return d
 
 def evaluate_run(run_dir: str | os.PathLike, *args: str, out: str = "extra.json", env: dict | None = None) -> dict:
     """The `eval` group of the evaluation command's record of `run_dir` (`python -m argent_nb.evaluate RUN *args --out
     RUN/out`), evaluated once: a record already there is read, not recomputed."""
     d = Path(run_dir)
-    if not (d / out).exists(): _cli("argent_nb.evaluate", [str(d), *args, "--out", str(d / out)], env, f"evaluating {d}")
+    if not (d / out).exists(): run_command("argent_nb.evaluate", [str(d), *args, "--out", str(d / out)], env, f"evaluating {d}")
     return read_eval(d, out)["eval"]

@@ -21,12 +21,13 @@ from .eval.report import results_table
 from .eval.suite import check_eval, bar_disable, run_benchmarks
 from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
                             CheckpointMismatch, check_resume_config, check_run_dir, load_training_state, lock_run, resume_point,
-                            resume_records, save_checkpoint, state_files_problem, unlock_run, write_json)
+                            resume_records, save_checkpoint, state_files_problem, unlock_run, write_json, config_changes_text,
+                            is_finished, read_run_config, resume_changes, run_command, run_in_use)
 
 # %% auto #0
-__all__ = ['build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer', 'TrainState',
-           'SetupError', 'Stopped', 'Run', 'cpu_threads', 'setup', 'train_step', 'run_steps', 'plot_run', 'finish',
-           'train', 'train_parser', 'parse_args', 'main']
+__all__ = ['REUSE_MAY_CHANGE', 'build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer',
+           'TrainState', 'SetupError', 'Stopped', 'Run', 'cpu_threads', 'resolve_request', 'setup', 'train_step',
+           'run_steps', 'plot_run', 'finish', 'train', 'train_parser', 'parse_args', 'main', 'train_run']
 
 # %% ../nbs/50_train.ipynb #9920291c
 def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
@@ -151,6 +152,17 @@ def _check_request(cfg, method, dataset) -> None:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
 
 # %% ../nbs/50_train.ipynb #d55dae67
+def resolve_request(cfg) -> tuple:
+    """(method, dataset) of the request `cfg`, checked (`_check_request`), with the keys it leaves to the trainer filled in
+    as the run's `config.yaml` will hold them: `model.head` (the method's), `data.object_scale` (the dataset's), the
+    evaluation world. Builds no model and writes nothing: `runs.train_run` uses it to compare a request with a saved run."""
+    method = get_method(cfg.method.name)(getattr(cfg.method, cfg.method.name))
+    cfg.model.head = cfg.model.head or method.head       # resolved, so the saved config rebuilds the same model
+    dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
+    _check_request(cfg, method, dataset)
+    return method, dataset
+
+# %% ../nbs/50_train.ipynb #d55dae67
 def _checked_request(cfg):
     """(accelerator, method, dataset, model, run folder, resume point) after every check (a resume: the saved config's
     keys, `runs.check_resume_config`), then the run folder locked (`runs.lock_run`); raises `SetupError`, writes nothing else."""
@@ -160,11 +172,8 @@ def _checked_request(cfg):
     try:
         acc = Accelerator(cpu=cfg.train.cpu or not torch.cuda.is_available(), log_with=_log_with(cfg) or None,
                           project_dir=cfg.run.dir or "runs", **kw)
-        method = get_method(cfg.method.name)(getattr(cfg.method, cfg.method.name))
-        cfg.model.head = cfg.model.head or method.head       # resolved, so the saved config rebuilds the same model
         set_seed(cfg.run.seed)
-        dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
-        _check_request(cfg, method, dataset)
+        method, dataset = resolve_request(cfg)
         try: model = build_run_model(arch=cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
                                      cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets,
                                      allow_torchscript=cfg.model.allow_torchscript)
@@ -425,3 +434,27 @@ def main(argv: list[str] | None = None):
 #| eval: false
 if __name__ == "__main__":
     main()
+
+# %% ../nbs/50_train.ipynb #b8f2d3e1
+REUSE_MAY_CHANGE = ("run.dir", "train.resume", "train.threads", "train.log_with", "model.cache_dir", "eval.plots_dir")
+"The keys in which a finished run may differ from a request that `train_run` answers with it: where and how it ran."
+
+def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -> Path:
+    """Train `run_dir` through the command line (`python -m argent_nb.train run.dir=RUN --quiet *args`, with the
+    variables `env` added to the environment) unless it is finished (`runs.is_finished`) with the config `args` ask for
+    (up to `REUSE_MAY_CHANGE`; a finished run of other settings raises, naming them); an unfinished folder is removed
+    first, unless a trainer holds it (`runs.run_in_use`: then it raises). Returns `run_dir` as a `Path`; a failed run
+    raises with the end of its stderr."""
+    d = Path(run_dir)
+    if is_finished(d):
+        cfg = parse_args([f"run.dir={d}", *map(str, args)])[0]; resolve_request(cfg)                  # filled in as saved
+        saved, asked = read_run_config(d), to_dict(cfg)
+        derived = ("train.steps",) if cfg.train.epochs is not None else ()                         # counted from the epochs
+        if diff := resume_changes(saved, asked, REUSE_MAY_CHANGE + derived):
+            raise ValueError(f"{d} holds a finished run of other settings: {config_changes_text(saved, asked, diff)}; "
+                             "remove the folder to train it again, or choose another")
+        return d
+    if run_in_use(d): raise RuntimeError(f"{d} is in use by another training; not removed, not trained again")
+    if d.exists(): shutil.rmtree(d)
+    run_command("argent_nb.train", [f"run.dir={d}", "--quiet", *args], env, f"run {d}")
+    return d
