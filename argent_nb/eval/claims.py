@@ -10,8 +10,8 @@ import numpy as np
 from .report import markdown_table
 
 # %% auto #0
-__all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'seed_item_stats', 'decide', 'claim_row', 'verdict_table',
-           'plot_claims']
+__all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'seed_item_stats', 'item_resamples', 'decide', 'claim_row',
+           'verdict_table', 'plot_claims']
 
 # %% ../../nbs/79c_eval.claims.ipynb #2726cc6b
 VERDICTS = ("holds", "reversed", "inconclusive")
@@ -57,20 +57,33 @@ def runs_array(x, name: str) -> np.ndarray:
     return x
 
 # %% ../../nbs/79c_eval.claims.ipynb #ef4361e6
-def seed_item_stats(x: np.ndarray, idx: np.ndarray, stat: Callable | None = None) -> np.ndarray:
-    """The statistic of every run of `x` [S, N, ...] on every item resample `idx` [R, N]: [R, S]. `stat`: items -> float
-    (None: the mean of per-item outcomes, vectorised)."""
+def seed_item_stats(x: np.ndarray, idx, stat: Callable | None = None) -> np.ndarray:
+    """The statistic of every run of `x` [S, N, ...] on every item resample `idx` ([R, N], or R index arrays of any
+    lengths): [R, S]. `stat`: items -> float (None: the mean of per-item outcomes, vectorised)."""
     if stat is None:
         if x.ndim != 2: raise ValueError(f"outcomes with item records {x.shape[2:]} need a `stat` (items -> float)")
-        return x[:, idx].mean(-1).T
+        return x[:, idx].mean(-1).T if isinstance(idx, np.ndarray) else np.stack([x[:, i].mean(-1) for i in idx])
     return np.array([[stat(xs[i]) for xs in x] for i in idx], dtype=float)
+
+# %% ../../nbs/79c_eval.claims.ipynb #e3c1a9b7
+def item_resamples(rng: np.random.Generator, n: int, n_boot: int, groups=None):
+    """`n_boot` bootstrap resamples of `n` items: [n_boot, n] item indices drawn with replacement; with `groups` ([n]
+    labels: items with one label share their chance, e.g. the pairs drawn from one scene), as many groups as there
+    are drawn with replacement per resample, each bringing all its items (the cluster bootstrap): a list of index arrays."""
+    if groups is None: return rng.integers(n, size=(n_boot, n))
+    g = np.asarray(groups)
+    if g.shape != (n,): raise ValueError(f"groups must label each of the {n} items, got shape {g.shape}")
+    labels, inv = np.unique(g, return_inverse=True)
+    members = [np.flatnonzero(inv == k) for k in range(len(labels))]
+    return [np.concatenate([members[k] for k in draw]) for draw in rng.integers(len(labels), size=(n_boot, len(labels)))]
 
 # %% ../../nbs/79c_eval.claims.ipynb #712a995d
 def decide(a, b, direction: int = 1, stat: Callable | None = None, n_boot: int = 2000, level: float = 0.95,
-           paired_seeds: bool = True, seed: int = 0) -> Decision:
+           paired_seeds: bool = True, seed: int = 0, groups=None) -> Decision:
     """Decide the claim "A is higher than B" (`direction=1`; -1: lower) from per-item outcomes `a`, `b` of the same test
     items ([N], [S, N] or [S, N, k]: see `runs_array`) by the two-level paired bootstrap above: `n_boot` replicates,
-    seeds paired when `paired_seeds` (A's run s and B's run s share a start), `stat` the metric (None: the mean)."""
+    seeds paired when `paired_seeds` (A's run s and B's run s share a start), `stat` the metric (None: the mean), the
+    items drawn in whole `groups` when given (`item_resamples`)."""
     a, b = runs_array(a, "a"), runs_array(b, "b")
     if a.shape[1:] != b.shape[1:]:
         raise ValueError(f"a and b must score the same test items: a has items of shape {a.shape[1:]}, b {b.shape[1:]}")
@@ -80,7 +93,7 @@ def decide(a, b, direction: int = 1, stat: Callable | None = None, n_boot: int =
                          "paired_seeds=False treats the runs as independent")
     if not 0 < level < 1: raise ValueError(f"level must be in (0, 1), got {level}")
     rng = np.random.default_rng(seed)
-    idx = rng.integers(n, size=(n_boot, n))
+    idx = item_resamples(rng, n, n_boot, groups)
     sa = rng.integers(sa_n, size=(n_boot, sa_n))
     sb = sa if paired_seeds else rng.integers(sb_n, size=(n_boot, sb_n))
     r = np.arange(n_boot)[:, None]
