@@ -22,7 +22,7 @@ from .eval.report import text_table
 from .runs import evaluate_run, load_run_model
 
 # %% auto #0
-__all__ = ['ITEM_FAMILIES', 'PEP_PARTS', 'retrieval_items', 'zero_shot_items', 'foil_items', 'pep_items', 'hier_items',
+__all__ = ['SCENE', 'ITEM_FAMILIES', 'PEP_PARTS', 'retrieval_items', 'zero_shot_items', 'foil_items', 'pep_items', 'hier_items',
            'taxo_items', 'item_outcomes', 'cached_outcomes', 'seed_items', 'run_record', 'pep_parts_table']
 
 # %% ../nbs/47_outcomes.ipynb #da7f0a27
@@ -41,32 +41,40 @@ def zero_shot_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarr
     return {k: v for k, v in items.items() if k.startswith("zs_")}
 
 # %% ../nbs/47_outcomes.ipynb #e13ffb10
+SCENE = "@scene"
+"Suffix of the key that holds, per item of the key it extends, the test sample (scene) the item comes from."
+
 def foil_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     """Per valid foil, 1 where the image is more similar to its caption than to the foil, else 0: `foil_<type>_<seen|novel>`
     and, where the world tags its foils (HierShapes 2), `foil_<type>_binding_*` and `foil_<type>_bow_*` (the `ceclip`
-    benchmark's keys), with `foil_binding_*` and `foil_bow_*` pooling every type's foils of the stratum."""
+    benchmark's keys), with `foil_binding_*` and `foil_bow_*` pooling every type's foils of the stratum; each with
+    its `SCENE` key, the sample of each foil."""
     p, out = benchmark_params(cfg, "ceclip"), {}
     seen = cfg.split if cfg.split != "novel" else "test"
     for tag, split in [("seen", seen)] + ([("novel", "novel")] if p.novel else []):
         fm = foil_margins(model, cfg, split, accelerator)
         win, ok, b = (fm["margin"] > 0).astype(np.float64), fm["valid"], fm["binding"]
-        out |= {f"{k}_{tag}": win[m] for k, m in foil_masks(fm).items() if m.any()}
-        if b is not None: out |= {f"foil{s}_{tag}": win[m] for s, m in (("_binding", ok & b), ("_bow", ok & ~b)) if m.any()}
+        rows = np.broadcast_to(np.arange(len(win))[:, None], win.shape)
+        masks = {f"{k}_{tag}": m for k, m in foil_masks(fm).items()}
+        if b is not None: masks |= {f"foil{s}_{tag}": m for s, m in (("_binding", ok & b), ("_bow", ok & ~b))}
+        out |= {k + sfx: x[m] for k, m in masks.items() if m.any() for sfx, x in (("", win), (SCENE, rows))}
     return out
 
 # %% ../nbs/47_outcomes.ipynb #b6310612
 def pep_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     """Per matched pair of the `pep` benchmark's oracle pairs, its paired win (1, a tie 1/2, 0): `pep_paired_<kind>` for
     the reversed and contradiction kinds, `pep_paired_reversed_<part>` per part of the text-text family and
-    `pep_paired_reversed_length_free` where the world gives those parts one token count."""
+    `pep_paired_reversed_length_free` where the world gives those parts one token count; each with its `SCENE` key, the
+    sample both pairs of a match are drawn from."""
     p, pairs = pep_hiershapes(model, cfg, accelerator)
     p = np.asarray(p.detach().cpu() if isinstance(p, torch.Tensor) else p, dtype=np.float64)
     out = {}
     for kind in PAIR_KINDS[1:]:
         pos, neg = matched_pairs(pairs, kind)
-        if len(pos): out[f"pep_paired_{kind}"] = paired_wins(p[pos], p[neg])
+        if len(pos): out |= {f"pep_paired_{kind}": paired_wins(p[pos], p[neg]), f"pep_paired_{kind}{SCENE}": pairs.a_row[pos]}
     if "pep_paired_reversed" not in out: return out
-    return out | {f"pep_paired_reversed_{q}": out["pep_paired_reversed"][m] for q, m in direction_part_masks(pairs).items() if m.any()}
+    return out | {f"pep_paired_reversed_{q}{sfx}": out[f"pep_paired_reversed{sfx}"][m]
+                  for q, m in direction_part_masks(pairs).items() if m.any() for sfx in ("", SCENE)}
 
 # %% ../nbs/47_outcomes.ipynb #f00c407b
 def hier_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
