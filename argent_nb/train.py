@@ -155,14 +155,14 @@ def _check_request(cfg, method, dataset) -> None:
 def resolve_request(cfg) -> tuple:
     """(method, dataset) of the request `cfg`, checked (`_check_request`), with the keys it leaves to the trainer filled in
     as the run's `config.yaml` will hold them: `model.head` (the method's), `data.object_scale` (the dataset's), the
-    evaluation world. Builds no model and writes nothing: `runs.train_run` uses it to compare a request with a saved run."""
+    evaluation world. Builds no model and writes nothing: `train_run` uses it to compare a request with a saved run."""
     method = get_method(cfg.method.name)(getattr(cfg.method, cfg.method.name))
     cfg.model.head = cfg.model.head or method.head       # resolved, so the saved config rebuilds the same model
     dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
     _check_request(cfg, method, dataset)
     return method, dataset
 
-# %% ../nbs/50_train.ipynb #d55dae67
+# %% ../nbs/50_train.ipynb #6c93a6cc
 def _checked_request(cfg):
     """(accelerator, method, dataset, model, run folder, resume point) after every check (a resume: the saved config's
     keys, `runs.check_resume_config`), then the run folder locked (`runs.lock_run`); raises `SetupError`, writes nothing else."""
