@@ -342,17 +342,20 @@ RESUME_MAY_CHANGE = ("run.dir", "train.steps", "train.epochs", "train.resume", "
                      "train.log_with", "train.threads", "model.cache_dir", "model.allow_torchscript", "eval.")
 "The keys a resumed run may change (one ending in '.' stands for its group): any other change continues another run than the saved one."
 
+def _flat_with_defaults(c: dict) -> dict:
+    "The flattened config `c` (nested dicts, as yaml holds them) over the defaults: a key missing from `c` at its default."
+    return {**flatten(to_dict(default_config())), **flatten(yaml.safe_load(yaml.safe_dump(c)))}
+
 def resume_changes(saved: dict, cfg: dict, may_change: Sequence[str] = RESUME_MAY_CHANGE) -> list[str]:
     """The flattened keys, sorted, in which the config `cfg` of a resumed run differs from the run's `saved` one (nested
     dicts; a key missing from either counts at its default), less `may_change`."""
-    base = flatten(to_dict(default_config()))
-    a, b = {**base, **flatten(saved)}, {**base, **flatten(yaml.safe_load(yaml.safe_dump(cfg)))}
+    a, b = _flat_with_defaults(saved), _flat_with_defaults(cfg)
     may = lambda k: any(k == m or (m.endswith(".") and k.startswith(m)) for m in may_change)
     return sorted(k for k in a.keys() | b.keys() if not may(k) and a.get(k) != b.get(k))
 
 def config_changes_text(saved: dict, cfg: dict, keys: Sequence[str]) -> str:
     "`key (saved value, now value)` for each of `keys`, comma-separated: what `resume_changes` found, said."
-    a, b = ({**flatten(to_dict(default_config())), **flatten(c)} for c in (saved, yaml.safe_load(yaml.safe_dump(cfg))))
+    a, b = _flat_with_defaults(saved), _flat_with_defaults(cfg)
     return ", ".join(f"{k} ({a.get(k)!r}, now {b.get(k)!r})" for k in keys)
 
 # %% ../nbs/45_runs.ipynb #b3f0a003
