@@ -18,7 +18,7 @@ from .core.data import Collator, check_fields
 from .core.models import unwrap_model
 from .core.schema import DataCfg, OptimCfg, default_config, resolve_eval_world
 from .eval.report import results_table
-from .eval.suite import check_eval, bar_disable, run_benchmarks
+from .eval.suite import check_benchmarks, check_eval, bar_disable, run_benchmarks
 from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
                             CheckpointMismatch, check_resume_config, check_run_dir, load_training_state, lock_run, resume_point,
                             resume_records, save_checkpoint, state_files_problem, unlock_run, write_json, config_changes_text,
@@ -133,10 +133,9 @@ def cpu_threads(threads: int | None, device_type: str, local_processes: int, env
 
 # %% ../nbs/50_train.ipynb #713878a0
 def _check_request(cfg, method, dataset) -> None:
-    """Every key's rules (a config built in code has not met them yet), the evaluation request with its data files
+    """The checks of `resolve_request` that need its dataset: the evaluation request with its data files
     (`eval.suite.check_eval`; `eval.dataset: None` becomes the training data's world, `data.object_scale: None` the
     dataset's scale), and what the builders accept but the run cannot use; raises naming the key."""
-    validate(cfg)
     drawn = getattr(dataset, "object_scale", None)                  # None: a dataset whose objects have fixed sizes
     if cfg.data.object_scale is None: cfg.data.object_scale = drawn      # resolved, so the saved config says what was drawn
     elif drawn is None and cfg.data.object_scale != 1:
@@ -155,7 +154,9 @@ def _check_request(cfg, method, dataset) -> None:
 def resolve_request(cfg) -> tuple:
     """(method, dataset) of the request `cfg`, checked (`_check_request`), with the keys it leaves to the trainer filled in
     as the run's `config.yaml` will hold them: `model.head` (the method's), `data.object_scale` (the dataset's), the
-    evaluation world. Builds no model and writes nothing: `train_run` uses it to compare a request with a saved run."""
+    evaluation world. Builds no model and writes nothing: `train_run` uses it to compare a request with a saved run. The
+    checks that need no dataset come first (building one takes seconds): every key's rules, the benchmark names."""
+    validate(cfg); check_benchmarks(cfg.eval.benchmarks)
     method = get_method(cfg.method.name)(getattr(cfg.method, cfg.method.name))
     cfg.model.head = cfg.model.head or method.head       # resolved, so the saved config rebuilds the same model
     dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
