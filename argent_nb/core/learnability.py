@@ -149,13 +149,15 @@ def accuracy(pred: np.ndarray, target: np.ndarray, mask: np.ndarray | None = Non
     return float((pred[m] == target[m]).mean())
 
 # %% ../../nbs/06c_core.learnability.ipynb #89172342
-def cached_probe(folder, heads: dict, fit, spec: dict, seed: int = 0) -> tuple:
-    """(`ProbeNet(heads, seed=seed)`, its training log): trained by `fit(net) -> log` and kept in `folder`
+def cached_probe(folder, heads: dict, fit, spec: dict, seed: int = 0, arch: str | None = None) -> tuple:
+    """(`ProbeNet(heads, arch, seed=seed)`, its training log): trained by `fit(net) -> log` and kept in `folder`
     (`model.safetensors`, `log.json` with `spec`: the settings that made it) on the first call, read back on later
-    ones. A folder kept with another `spec` raises: what is read is what `spec` says. Written whole or not at all."""
+    ones. A folder kept with another `spec` raises: what is read is what `spec` says. Written whole or not at all.
+    `arch`: another tower than the benchmark's (`ProbeNet`'s default), recorded in the spec."""
     from safetensors.torch import load_file, save_file
-    folder, net = Path(folder), ProbeNet(heads, seed=seed)
-    spec = json.loads(json.dumps({**spec, "heads": heads, "seed": seed}))           # as the file holds it
+    folder = Path(folder)
+    net = ProbeNet(heads, seed=seed) if arch is None else ProbeNet(heads, arch, seed=seed)
+    spec = json.loads(json.dumps({**spec, "heads": heads, "seed": seed, **({"arch": arch} if arch else {})}))   # as the file holds it
     if (folder / "log.json").exists():
         saved = json.loads((folder / "log.json").read_text())
         if saved["spec"] != spec:
