@@ -41,7 +41,7 @@ class DataCfg:
 # %% ../../nbs/00a_core.schema.ipynb #17215132
 @dataclass
 class ModelCfg:
-    arch: str = doc("argent-tiny", "open_clip architecture or a tiny config (argent-tiny, argent-micro)")
+    arch: str = doc("argent-tiny", "open_clip architecture or a tiny config (argent-tiny, argent-micro, argent-tiny-sincos)")
     pretrained: str | None = doc(None, "open_clip pretrained tag or a local weights file")
     head: str | None = doc(None, "geometry head; None: the method's own (Method.head)", choices=lambda: tuple(sorted(HEADS)))
     cache_dir: str | None = doc(None, "where pretrained weights are cached")
