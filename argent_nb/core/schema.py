@@ -6,7 +6,7 @@
 from __future__ import annotations
 import dataclasses, inspect
 from dataclasses import dataclass, field
-from .config import ConfigError, doc
+from .config import ConfigError, doc, fill_absent
 from .hiershapes import HierShapes
 from .hiershapes2 import SPLITS, HierShapes2
 from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
@@ -88,10 +88,10 @@ def eval_world(data_name: str | None) -> str:
 def resolve_eval_world(cfg, data: dict) -> None:
     """Fill the evaluation config `cfg`'s `dataset: None` and `object_scale: None` from the training data's group `data`
     (a dict): its world (`eval_world`), and its object scale when that is the world scored (a group saved before the key:
-    1), else the world's own default (`world_object_scale`)."""
+    `DataCfg`'s declared `absent` value, 1), else the world's own default (`world_object_scale`)."""
     if cfg.dataset is None: cfg.dataset = eval_world(data.get("name"))
     if cfg.object_scale is None:
-        own = data.get("object_scale", 1.0) if data.get("name") == cfg.dataset else None
+        own = fill_absent(DataCfg(), data).get("object_scale") if data.get("name") == cfg.dataset else None
         cfg.object_scale = world_object_scale(cfg.dataset) if own is None else float(own)
 
 @dataclass
