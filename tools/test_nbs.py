@@ -118,6 +118,11 @@ def main(argv=None):
     unknown = set(force) - set(skip)
     if unknown:
         sys.exit(f"unknown flag(s) {sorted(unknown)}; settings.ini tst_flags are {skip}")
+    # each worker's torch gets its share of the cores (unless OMP_NUM_THREADS is set): at torch's default every worker
+    # runs one thread per core, the threads of two workers then spin against each other, and on 2 cores the suite took
+    # about 1.6x the time and twice the CPU. Processes a notebook starts (CLI runs) inherit the share.
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, cores // min(a.n_workers, len(files)))))
     t0, results = time.time(), []
     # a fresh process per notebook: an executed notebook (IPython) replaces `__main__` in the process that ran it
     ctx = multiprocessing.get_context("spawn")
