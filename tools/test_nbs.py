@@ -12,6 +12,9 @@ that nothing cites files outside the repository. There are no opt-outs.
     python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
     python tools/test_nbs.py --path nbs/06_core.hiershapes.ipynb
+
+Notebooks run `--n_workers` at a time (default 2), each in a fresh process whose torch gets cores / workers threads
+(`OMP_NUM_THREADS`, unless it is set).
 """
 import argparse, json, multiprocessing, os, re, sys, time, traceback
 from concurrent.futures import ProcessPoolExecutor
@@ -120,7 +123,7 @@ def main(argv=None):
         sys.exit(f"unknown flag(s) {sorted(unknown)}; settings.ini tst_flags are {skip}")
     # each worker's torch gets its share of the cores (unless OMP_NUM_THREADS is set): at torch's default every worker
     # runs one thread per core, the threads of two workers then spin against each other, and on 2 cores the suite took
-    # about 1.6x the time and twice the CPU. Processes a notebook starts (CLI runs) inherit the share.
+    # 1.6-1.9x the time and twice the CPU. Processes a notebook starts (CLI runs) inherit the share.
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, cores // min(a.n_workers, len(files)))))
     t0, results = time.time(), []
