@@ -12,7 +12,7 @@ from .config import doc
 from .registry import Method, register_method
 
 # %% auto #0
-__all__ = ['dist_info', 'gather_with_grad', 'masked_mean', 'contrastive_loss', 'CLIP']
+__all__ = ['dist_info', 'GatherWithGrad', 'gather_with_grad', 'masked_mean', 'contrastive_loss', 'CLIP']
 
 # %% ../../nbs/08_core.losses.ipynb #43568ad0
 def dist_info() -> tuple[int, int]:
@@ -21,12 +21,30 @@ def dist_info() -> tuple[int, int]:
     if dist.is_available() and dist.is_initialized(): return dist.get_rank(), dist.get_world_size()
     return 0, 1
 
+# %% ../../nbs/08_core.losses.ipynb #a906b954
+class GatherWithGrad(torch.autograd.Function):
+    "All processes' `x` concatenated along dim 0; backward: the gathered gradient summed over processes, this process's rows."
+    @staticmethod
+    def forward(ctx, x: Tensor) -> Tensor:
+        import torch.distributed as dist
+        parts = [torch.empty_like(x) for _ in range(dist.get_world_size())]
+        dist.all_gather(parts, x)
+        ctx.rows = (dist.get_rank() * x.shape[0], (dist.get_rank() + 1) * x.shape[0])
+        return torch.cat(parts, 0)
+
+    @staticmethod
+    def backward(ctx, grad: Tensor) -> Tensor:
+        import torch.distributed as dist
+        grad = grad.contiguous().clone()                   # all_reduce writes in place
+        dist.all_reduce(grad)
+        return grad[ctx.rows[0]:ctx.rows[1]]
+
+# %% ../../nbs/08_core.losses.ipynb #88fd9cf7
 def gather_with_grad(x: Tensor) -> Tensor:
     "Concatenate `x` from every process along dim 0, keeping the autograd graph (identity in one process)."
     rank, world = dist_info()
     if world == 1: return x
-    from torch.distributed.nn.functional import all_gather
-    return torch.cat(all_gather(x.contiguous()), 0)
+    return GatherWithGrad.apply(x.contiguous())
 
 # %% ../../nbs/08_core.losses.ipynb #574f1fd1
 def masked_mean(v: Tensor, valid: Tensor | None = None) -> Tensor:
