@@ -38,14 +38,17 @@ def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
 
 # %% ../nbs/50_train.ipynb #86b6c89d
 class EpochSampler(Sampler):
-    "Random permutation of range(n) per epoch, drawn from (seed, epoch); call `set_epoch` before each epoch."
-    def __init__(self, n: int, seed: int = 0):
-        self.n, self.seed, self.epoch = n, seed, 0
+    """Random permutation of range(n) per epoch, drawn from (seed, epoch); with `block` > 1 (a dataset's `sampler_block`,
+    e.g. HierShapes 2's relation twins), of the blocks of `block` consecutive indices, each kept together (a last partial
+    block is left out). Call `set_epoch` before each epoch."""
+    def __init__(self, n: int, seed: int = 0, block: int = 1):
+        self.n, self.seed, self.epoch, self.block = n, seed, 0, int(block)
     def set_epoch(self, epoch: int): self.epoch = int(epoch)
-    def __len__(self): return self.n
+    def __len__(self): return self.n // self.block * self.block
     def __iter__(self):
         g = torch.Generator().manual_seed(self.seed * 1_000_003 + self.epoch)
-        return iter(torch.randperm(self.n, generator=g).tolist())
+        if self.block == 1: return iter(torch.randperm(self.n, generator=g).tolist())
+        return iter([self.block * q + k for q in torch.randperm(self.n // self.block, generator=g).tolist() for k in range(self.block)])
 
 # %% ../nbs/50_train.ipynb #328f0bfd
 def warmup_cosine(step: int, warmup: int, total: int) -> float:
@@ -147,6 +150,11 @@ def _check_request(cfg, method, dataset) -> None:
     if cfg.data.noise and getattr(dataset, "noise", None) != cfg.data.noise:
         raise ValueError(f"data.noise={cfg.data.noise}: dataset {cfg.data.name!r} (split {cfg.data.split!r}) has no noisy positives; "
                          "HierShapes 2's train split has them (data.name=hiershapes2 data.split=train)")
+    if cfg.data.twins and not getattr(dataset, "twins", False):
+        raise ValueError(f"data.twins=true: dataset {cfg.data.name!r} (split {cfg.data.split!r}) has no relation twins; "
+                         "HierShapes 2's train split has them (data.name=hiershapes2 data.split=train)")
+    if cfg.data.twins and cfg.data.batch_size % 2:
+        raise ValueError(f"data.twins=true: data.batch_size={cfg.data.batch_size} would split a twin pair across batches; give an even size")
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
 
@@ -219,7 +227,7 @@ def setup(cfg, quiet: bool = False) -> Run:
     for p in model.parameters(): p.requires_grad_(id(p) in keep)
     opt, sched = make_optimizer(trainable, cfg.optim, cfg.train.steps)
     collate = Collator(model.tokenizer, method.needs)
-    sampler = None if stream else EpochSampler(len(dataset), seed=cfg.run.seed)
+    sampler = None if stream else EpochSampler(len(dataset), seed=cfg.run.seed, block=getattr(dataset, "sampler_block", 1))
     dl = DataLoader(dataset, batch_size=cfg.data.batch_size, sampler=sampler, drop_last=True,
                     num_workers=cfg.data.num_workers, collate_fn=collate)
     if stream: model, opt = acc.prepare(model, opt)

@@ -19,10 +19,10 @@ from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, ow
 
 # %% auto #0
 __all__ = ['SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE', 'FOIL_TYPES',
-           'FOIL_SLOTS', 'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds',
-           'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene',
-           'render', 'allowed', 'foil_candidates', 'pick_foils', 'tier_negative_candidates', 'name_ranks', 'make_texts',
-           'rank_negative_texts', 'corruption', 'HierShapes2']
+           'FOIL_SLOTS', 'SUBJECT_MIN_RANK', 'REVERSE', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse',
+           'holds', 'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only',
+           'sample_scene', 'render', 'allowed', 'foil_candidates', 'pick_foils', 'tier_negative_candidates',
+           'name_ranks', 'make_texts', 'rank_negative_texts', 'corruption', 'HierShapes2', 'twin_scene']
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #db4d8160
 SIZES = ("small", "large")
@@ -352,19 +352,20 @@ class HierShapes2(Dataset):
 
     def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
                  box_size: int | None = None, max_objects: int = 3, noise: float = 0.0, tree_seed: int = 0,
-                 fields=None, transform=None, object_scale: float = OBJECT_SCALE):
+                 fields=None, transform=None, object_scale: float = OBJECT_SCALE, twins: bool = False):
         if split not in self.splits: raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
         if not 1 <= max_objects <= 4: raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {max_objects}")
         if image_size < self.min_image_size: raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
         if not 0 <= noise < 1: raise ValueError(f"noise must be in [0, 1), got {noise}")
         if not 0 < object_scale <= 1: raise ValueError(f"object_scale must be in (0, 1] (a box stays in its grid cell), got {object_scale}")
+        if twins and split != "train": raise ValueError(f"twins: relation twins are a training option (split 'train'), got split {split!r}")
         self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(max_objects)
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
         self.box_size, self.tree_seed, self.object_scale = int(box_size or image_size), int(tree_seed), float(object_scale)
         self.noise = float(noise) if split == "train" else 0.0          # evaluation splits are always clean
         self.fields = self.provides if fields is None else expand_fields(fields)
         self._rank_negs = [k for k in ("rank_negatives", "rank_random_negatives") if self.fields & expand_fields([k])]
-        self.transform, self.world = transform, world(self.tree_seed)
+        self.transform, self.world, self.twins = transform, world(self.tree_seed), bool(twins)
 
     taxonomy = property(lambda self: self.world.tree, doc="The tree the objects are drawn from.")
     text_families = {k: functools.partial(f, template="a {}") for k, f in TEXT_FAMILIES.items()}
@@ -378,13 +379,14 @@ class HierShapes2(Dataset):
     def __len__(self): return self.n
     def __repr__(self): return (f"HierShapes2(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
                                 f"max_objects={self.max_objects}, noise={self.noise}"
-                                + (f", object_scale={self.object_scale})" if self.object_scale != OBJECT_SCALE else ")"))
+                                + (f", object_scale={self.object_scale}" if self.object_scale != OBJECT_SCALE else "")
+                                + (", twins=True)" if self.twins else ")"))
 
     @property
     def cache_key(self) -> tuple:
         "Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`."
         return ("HierShapes2", self.split, self.seed, self.image_size, self.box_size, self.max_objects, self.noise,
-                self.tree_seed, self.object_scale, None if self.transform is None else id(self.transform))
+                self.tree_seed, self.object_scale, None if self.transform is None else id(self.transform), self.twins)
 
     def _key(self, i: int) -> list:
         if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
@@ -392,7 +394,17 @@ class HierShapes2(Dataset):
 
     def scene(self, i: int) -> list:
         "The objects of sample `i` (ground truth for the oracle)."
-        return self._draw(np.random.default_rng(self._key(i)))
+        return self._scene(i)[0]
+    def _scene(self, i: int) -> tuple:
+        """(scene, key of its texts' generators, image generator) of sample `i`: its own draw; with `twins`, an odd `i`
+        whose partner `i - 1` has two objects or more is the partner's `twin_scene` with the partner's texts' keys."""
+        key = self._key(i); rng = np.random.default_rng(key); scene = self._draw(rng)
+        if self.twins and i % 2:
+            pkey = self._key(i - 1); partner = self._draw(np.random.default_rng(pkey))
+            if len(partner) > 1: return twin_scene(partner, self.image_size // 2), pkey, np.random.default_rng(key + [9])
+        return scene, key, rng
+    sampler_block = property(lambda self: 2 if self.twins else 1,
+                             doc="Consecutive indices a training sampler keeps together (`train.EpochSampler`): a twin pair, or 1.")
     def _draw(self, rng) -> list:
         return sample_scene(rng, self.world, self.split, self.image_size, self.max_objects, self.object_scale)
 
@@ -402,22 +414,19 @@ class HierShapes2(Dataset):
 
     def is_corrupted(self, i: int) -> dict:
         "Which texts of sample `i` the noise corrupted: {'captions': bool, 'box_texts': [bool per box]}."
-        key, w = self._key(i), self.world
-        scene = self._draw(np.random.default_rng(key))
-        texts = make_texts(scene, np.random.default_rng(key + [1]), w, self.split, negatives=False)
-        cap, boxes, _ = corruption(scene, texts, np.random.default_rng(key + [5]), self.noise, w)
+        (scene, tkey, _), w = self._scene(i), self.world
+        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=False)
+        cap, boxes, _ = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
         return {"captions": cap, "box_texts": boxes}
 
     def structured(self, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
         "(scene, texts as `Caption`s / rank texts with flags, image generator) of sample `i`, noise applied."
-        key, w = self._key(i), self.world
-        rng = np.random.default_rng(key)
-        scene = self._draw(rng)
-        texts = make_texts(scene, np.random.default_rng(key + [1]), w, self.split, negatives=negatives)
+        (scene, tkey, rng), w = self._scene(i), self.world
+        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=negatives)
         if rank_negatives:
-            texts.update(rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), w, self.split))
+            texts.update(rank_negative_texts(scene, np.random.default_rng(tkey + [2]), np.random.default_rng(tkey + [3]), w, self.split))
         if self.noise:
-            cap, boxes, repl = corruption(scene, texts, np.random.default_rng(key + [5]), self.noise, w)
+            cap, boxes, repl = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
             if cap: texts["captions"] = hs1._swap(texts["captions"], 0, node=repl[0])
             texts["box_texts"] = [Caption((NP(m, o.size),)) if m else b for b, o, m in zip(texts["box_texts"], scene, repl[1:])]
         return scene, texts, rng
@@ -428,11 +437,26 @@ class HierShapes2(Dataset):
         img = render(scene, self.image_size, rng, self.world) if f & {"images", "box_images"} else None
         return _sample_dict(i, scene, t, img, f, self._rank_negs, self.box_size, self.world, self.transform)
 
+# %% ../../nbs/06b_core.hiershapes2.ipynb #035274a0
+REVERSE = {"to the left of": "to the right of", "to the right of": "to the left of", "above": "below", "below": "above"}
+"Each relation's reverse: `a r b` holds exactly when `b REVERSE[r] a` does."
+
+def twin_scene(scene, cell: int) -> list:
+    """`scene` with objects 0 and 1 in each other's grid cells (side `cell` px), each at its own offset in the cell,
+    clipped so that the box fits: the same objects, every relation between the two reversed."""
+    def moved(o, to):
+        side, cx, cy = o.box[2] - o.box[0], (to.box[0] // cell) * cell, (to.box[1] // cell) * cell
+        ox, oy = min(o.box[0] % cell, cell - side), min(o.box[1] % cell, cell - side)
+        return replace(o, box=(cx + ox, cy + oy, cx + ox + side, cy + oy + side))
+    a, b, *rest = scene
+    return [moved(a, b), moved(b, a), *rest]
+
 # %% ../../nbs/06b_core.hiershapes2.ipynb #69822e68
 def _build_hiershapes2(cfg, fields):
     if cfg.image_size < HierShapes2.min_image_size:        # the constructor checks it too; here the key is named
         raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= {HierShapes2.min_image_size} pixels")
     return HierShapes2(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
-                       fields=fields, object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale)
+                       fields=fields, object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale,
+                       twins=getattr(cfg, "twins", False))
 
 DATASETS.register(DatasetSpec("hiershapes2", lambda cfg: HierShapes2.provides, _build_hiershapes2))

@@ -35,6 +35,7 @@ class DataCfg:
     image_root: str | None = doc(None, "folder of a real dataset's images")
     augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
     noise: float = doc(0.0, "noisy positives (HierShapes 2, train split): the fraction of captions and box texts given a wrong name", min=0, max=0.9)
+    twins: bool = doc(False, "relation twins (HierShapes 2, train split): sample 2k+1 is sample 2k with its first two objects in each other's grid cells, the caption's relation reversed, in the same batch (an even data.batch_size)")
     object_scale: float | None = doc(None, "HierShapes 2: every object's box side times this (1: a large object fills its grid cell, a small one is 3/4 of it); None: the dataset's own (HierShapes 2: 0.75); a run saves the scale it drew at (runs saved before this key drew at 1)", min=0.1, max=1.0, absent=1.0)
     allow_pickle: bool = doc(False, "read a pickled data file (CE-CLIP's release processed_dataset{k}.npy): unpickling RUNS ANY CODE stored in the file, so only for a file you trust; safer: convert it once, python -m argent_nb.datasets.coco_hn convert IN.npy OUT.jsonl")
 
