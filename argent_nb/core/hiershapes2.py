@@ -19,10 +19,10 @@ from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, ow
 
 # %% auto #0
 __all__ = ['SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE', 'FOIL_TYPES',
-           'FOIL_SLOTS', 'SUBJECT_MIN_RANK', 'REVERSE', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse',
-           'holds', 'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only',
-           'sample_scene', 'render', 'allowed', 'foil_candidates', 'pick_foils', 'tier_negative_candidates',
-           'name_ranks', 'make_texts', 'rank_negative_texts', 'corruption', 'HierShapes2', 'twin_scene']
+           'FOIL_SLOTS', 'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds',
+           'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene',
+           'render', 'allowed', 'foil_candidates', 'pick_foils', 'tier_negative_candidates', 'name_ranks', 'make_texts',
+           'rank_negative_texts', 'corruption', 'HierShapes2', 'twin_scene']
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #db4d8160
 SIZES = ("small", "large")
@@ -438,9 +438,6 @@ class HierShapes2(Dataset):
         return _sample_dict(i, scene, t, img, f, self._rank_negs, self.box_size, self.world, self.transform)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #035274a0
-REVERSE = {"to the left of": "to the right of", "to the right of": "to the left of", "above": "below", "below": "above"}
-"Each relation's reverse: `a r b` holds exactly when `b REVERSE[r] a` does."
-
 def twin_scene(scene, cell: int) -> list:
     """`scene` with objects 0 and 1 in each other's grid cells (side `cell` px), each at its own offset in the cell,
     clipped so that the box fits: the same objects, every relation between the two reversed."""
