@@ -46,8 +46,7 @@ class EpochSampler(Sampler):
     def set_epoch(self, epoch: int): self.epoch = int(epoch)
     def __len__(self): return self.n // self.block * self.block
     def __iter__(self):
-        g = torch.Generator().manual_seed(self.seed * 1_000_003 + self.epoch)
-        if self.block == 1: return iter(torch.randperm(self.n, generator=g).tolist())
+        g = torch.Generator().manual_seed(self.seed * 1_000_003 + self.epoch)    # block 1: a plain permutation of range(n)
         return iter([self.block * q + k for q in torch.randperm(self.n // self.block, generator=g).tolist() for k in range(self.block)])
 
 # %% ../nbs/50_train.ipynb #328f0bfd

@@ -398,11 +398,12 @@ class HierShapes2(Dataset):
     def _scene(self, i: int) -> tuple:
         """(scene, key of its texts' generators, image generator) of sample `i`: its own draw; with `twins`, an odd `i`
         whose partner `i - 1` has two objects or more is the partner's `twin_scene` with the partner's texts' keys."""
-        key = self._key(i); rng = np.random.default_rng(key); scene = self._draw(rng)
+        key = self._key(i)
         if self.twins and i % 2:
             pkey = self._key(i - 1); partner = self._draw(np.random.default_rng(pkey))
             if len(partner) > 1: return twin_scene(partner, self.image_size // 2), pkey, np.random.default_rng(key + [9])
-        return scene, key, rng
+        rng = np.random.default_rng(key)
+        return self._draw(rng), key, rng
     sampler_block = property(lambda self: 2 if self.twins else 1,
                              doc="Consecutive indices a training sampler keeps together (`train.EpochSampler`): a twin pair, or 1.")
     def _draw(self, rng) -> list:
@@ -439,12 +440,11 @@ class HierShapes2(Dataset):
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #035274a0
 def twin_scene(scene, cell: int) -> list:
-    """`scene` with objects 0 and 1 in each other's grid cells (side `cell` px), each at its own offset in the cell,
-    clipped so that the box fits: the same objects, every relation between the two reversed."""
+    """`scene` with objects 0 and 1 in each other's grid cells (side `cell` px), each at its own offset in the cell
+    (every cell has the same side, so the box fits): the same objects, every relation between the two reversed."""
     def moved(o, to):
-        side, cx, cy = o.box[2] - o.box[0], (to.box[0] // cell) * cell, (to.box[1] // cell) * cell
-        ox, oy = min(o.box[0] % cell, cell - side), min(o.box[1] % cell, cell - side)
-        return replace(o, box=(cx + ox, cy + oy, cx + ox + side, cy + oy + side))
+        dx, dy = (to.box[0] // cell - o.box[0] // cell) * cell, (to.box[1] // cell - o.box[1] // cell) * cell
+        return replace(o, box=(o.box[0] + dx, o.box[1] + dy, o.box[2] + dx, o.box[3] + dy))
     a, b, *rest = scene
     return [moved(a, b), moved(b, a), *rest]
 
