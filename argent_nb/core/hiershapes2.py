@@ -19,10 +19,11 @@ from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, ow
 
 # %% auto #0
 __all__ = ['SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE', 'FOIL_TYPES',
-           'FOIL_SLOTS', 'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds',
-           'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene',
-           'render', 'allowed', 'foil_candidates', 'pick_foils', 'tier_negative_candidates', 'name_ranks', 'make_texts',
-           'rank_negative_texts', 'corruption', 'HierShapes2', 'twin_scene']
+           'FOIL_SLOTS', 'ONE_WAY', 'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse',
+           'holds', 'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only',
+           'sample_scene', 'render', 'allowed', 'one_way_caption', 'foil_candidates', 'pick_foils',
+           'tier_negative_candidates', 'name_ranks', 'make_texts', 'rank_negative_texts', 'corruption', 'HierShapes2',
+           'twin_scene', 'HierShapes2OneWay']
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #db4d8160
 SIZES = ("small", "large")
@@ -222,9 +223,20 @@ def allowed(c: Caption, w: World, split: str) -> bool:
     return all((split == "novel_taxa" or not w.in_held_out_taxa(n.node)) and (split == "novel" or not w.held_out_comp(n.node, n.size))
                for n in c.nps)
 
+# %% ../../nbs/06b_core.hiershapes2.ipynb #6db4dbb9
+ONE_WAY = {"left": "to the left of", "above": "above"}
+"The relation word of each axis in a relation said one way (`one_way_caption`)."
+
+def one_way_caption(c: Caption) -> Caption:
+    "`c` with its relation said one way per axis: 'to the right of' and 'below' become 'to the left of' and 'above', the arguments swapped."
+    if c.rel is None: return c
+    i, r, j = c.canonical_rel()
+    return Caption(c.nps, (i, ONE_WAY[r], j))
+
 # %% ../../nbs/06b_core.hiershapes2.ipynb #b9d20797
-def foil_candidates(c: Caption, scene, w: World) -> dict:
-    "Every one-edit foil of caption `c` per type of `FOIL_TYPES` (both strata; `binding_only` tells them apart); a name is replaced at its rank."
+def foil_candidates(c: Caption, scene, w: World, one_way: bool = False) -> dict:
+    """Every one-edit foil of caption `c` per type of `FOIL_TYPES` (both strata; `binding_only` tells them apart); a name
+    is replaced at its rank. With `one_way`, each relation foil is said one way (`one_way_caption`), repeats dropped."""
     out, nps = {t: [] for t in FOIL_TYPES}, c.nps
     for k, p in enumerate(nps):
         out["attribute"] += [hs1._swap(c, k, size=v) for v in SIZES if p.size and v != p.size]
@@ -236,13 +248,14 @@ def foil_candidates(c: Caption, scene, w: World) -> dict:
         if a.node != b.node: out["object"].append(Caption((replace(a, node=b.node), replace(b, node=a.node)), c.rel))
     if c.rel is not None:
         i, r, j = c.rel
-        out["relation"] += [Caption(nps, (i, q, j)) for q in RELATIONS if q != r] + [Caption(nps, (j, r, i))]
+        rel = [Caption(nps, (i, q, j)) for q in RELATIONS if q != r] + [Caption(nps, (j, r, i))]
+        out["relation"] += [f for f in dict.fromkeys(map(one_way_caption, rel)) if f != c] if one_way else rel
     return out
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #406b8e8e
-def pick_foils(caption: Caption, scene, rng: np.random.Generator, w: World, split: str) -> list:
+def pick_foils(caption: Caption, scene, rng: np.random.Generator, w: World, split: str, one_way: bool = False) -> list:
     "One (foil, valid) per slot of `FOIL_SLOTS`: the first false, allowed, non-refining candidate of its stratum."
-    cands, words, ok = foil_candidates(caption, scene, w), scene_words(scene), lambda c: allowed(c, w, split)
+    cands, words, ok = foil_candidates(caption, scene, w, one_way), scene_words(scene), lambda c: allowed(c, w, split)
     out = []
     for t, binding in FOIL_SLOTS:
         group = [f for f in cands[t] if (caption_words(f) <= words) == binding and not hs1.entails(f, caption)]
@@ -251,12 +264,12 @@ def pick_foils(caption: Caption, scene, rng: np.random.Generator, w: World, spli
     return out
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #e62657fd
-def tier_negative_candidates(caption: Caption, tiers: list, scene, w: World) -> list:
+def tier_negative_candidates(caption: Caption, tiers: list, scene, w: World, one_way: bool = False) -> list:
     "Candidates of each tier negative: a node beside the subject's at the tier's rank under the previous tier, then caption edits."
     leaf, out, prev = scene[0].leaf, [], ()
     for r in TIER_RANKS:
         out.append([w.node_caption(m) for m in w.under(prev, r) if m != leaf[:r + 1]]); prev = leaf[:r + 1]
-    edits = [f for fs in foil_candidates(caption, scene, w).values() for f in fs]
+    edits = [f for fs in foil_candidates(caption, scene, w, one_way).values() for f in fs]
     out.append([f for f in edits if hs1.entails(f, tiers[-2]) and not hs1.entails(f, caption)])
     return out
 
@@ -270,23 +283,25 @@ def name_ranks(scene, rng: np.random.Generator, split: str) -> list:
     return [int(rng.integers(SUBJECT_MIN_RANK.get(split, 0) if k == 0 else 0, depth)) for k in range(len(scene))]
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #cb3b5e0b
-def make_texts(scene, rng: np.random.Generator, w: World, split: str, negatives: bool = True) -> dict:
+def make_texts(scene, rng: np.random.Generator, w: World, split: str, negatives: bool = True, one_way: bool = False) -> dict:
     """Caption, tiers and box texts of a scene as `Caption`s and, with `negatives`, the tier negatives and foils with
     validity flags (drawn last, so the other texts are the same either way). The caption and the box texts name each
-    object at its `name_ranks` rank; the last tier is the caption with every object named by its leaf."""
+    object at its `name_ranks` rank; the last tier is the caption with every object named by its leaf. With `one_way`,
+    every relation is said one way per axis (`one_way_caption`), the same draws otherwise."""
     s, nps = scene[0], tuple(o.np() for o in scene)
     named = tuple(NP(p.node[:r + 1], p.size) for p, r in zip(nps, name_ranks(scene, rng, split)))
     if len(scene) > 1:
         rels = [r for r in RELATIONS if relation_holds(scene[0], scene[1], r)]
         rel = (0, rels[rng.integers(len(rels))], 1)
         full, caption = Caption(nps[:2], rel), Caption(named[:2], rel)
+        if one_way: full, caption = one_way_caption(full), one_way_caption(caption)
     else: full, caption = Caption(nps[:1]), Caption(named[:1])
     tiers = [w.node_caption(s.leaf[:r + 1]) for r in TIER_RANKS] + [full]
     out = {"captions": caption, "tiers": tiers, "box_texts": [Caption((p,)) for p in named]}
     if not negatives: return out
     ok = lambda c: allowed(c, w, split)
-    tier_negs = [hs1._first_false(scene, c, rng, ok) for c in tier_negative_candidates(full, tiers, scene, w)]
-    return {**out, "tier_negatives": tier_negs, "hard_negatives": pick_foils(caption, scene, rng, w, split)}
+    tier_negs = [hs1._first_false(scene, c, rng, ok) for c in tier_negative_candidates(full, tiers, scene, w, one_way)]
+    return {**out, "tier_negatives": tier_negs, "hard_negatives": pick_foils(caption, scene, rng, w, split, one_way)}
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #d301298b
 def rank_negative_texts(scene, rng_matched, rng_random, w: World, split: str) -> dict:
@@ -346,6 +361,7 @@ class HierShapes2(Dataset):
     """HierShapes 2 as a torch `Dataset` of sample dicts with every `FIELDS` entry. Sample `i` of `split` is a pure
     function of `(seed, split, i)`, the rendering arguments (`object_scale` among them), `noise` and `tree_seed`."""
     provides, splits, min_image_size = frozenset(FIELDS), SPLITS, 32
+    one_way = False             # relations said with all four words, the subject first (`HierShapes2OneWay`: one word per axis)
     length_matched = True       # every name is NAME_TOKENS tokens: own-name tiers, and a caption with its leaf-named tier, have one token count
     _negative_fields = frozenset({"tier_negatives", "tier_negatives_valid", "hard_negatives", "hard_negative_types",
                                   "hard_negatives_valid", "hard_negative_binding"})    # the fields that need the foils drawn
@@ -377,7 +393,7 @@ class HierShapes2(Dataset):
     def parse(self, text) -> Caption: return parse(text, self.world)
     def oracle_entails(self, premise, conclusion) -> bool: return oracle_entails(premise, conclusion, self.world)
     def __len__(self): return self.n
-    def __repr__(self): return (f"HierShapes2(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
+    def __repr__(self): return (f"{type(self).__name__}(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
                                 f"max_objects={self.max_objects}, noise={self.noise}"
                                 + (f", object_scale={self.object_scale}" if self.object_scale != OBJECT_SCALE else "")
                                 + (", twins=True)" if self.twins else ")"))
@@ -386,7 +402,7 @@ class HierShapes2(Dataset):
     def cache_key(self) -> tuple:
         "Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`."
         return ("HierShapes2", self.split, self.seed, self.image_size, self.box_size, self.max_objects, self.noise,
-                self.tree_seed, self.object_scale, None if self.transform is None else id(self.transform), self.twins)
+                self.tree_seed, self.object_scale, None if self.transform is None else id(self.transform), self.twins, self.one_way)
 
     def _key(self, i: int) -> list:
         if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
@@ -416,14 +432,14 @@ class HierShapes2(Dataset):
     def is_corrupted(self, i: int) -> dict:
         "Which texts of sample `i` the noise corrupted: {'captions': bool, 'box_texts': [bool per box]}."
         (scene, tkey, _), w = self._scene(i), self.world
-        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=False)
+        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=False, one_way=self.one_way)
         cap, boxes, _ = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
         return {"captions": cap, "box_texts": boxes}
 
     def structured(self, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
         "(scene, texts as `Caption`s / rank texts with flags, image generator) of sample `i`, noise applied."
         (scene, tkey, rng), w = self._scene(i), self.world
-        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=negatives)
+        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=negatives, one_way=self.one_way)
         if rank_negatives:
             texts.update(rank_negative_texts(scene, np.random.default_rng(tkey + [2]), np.random.default_rng(tkey + [3]), w, self.split))
         if self.noise:
@@ -448,12 +464,20 @@ def twin_scene(scene, cell: int) -> list:
     a, b, *rest = scene
     return [moved(a, b), moved(b, a), *rest]
 
+# %% ../../nbs/06b_core.hiershapes2.ipynb #c38eb7ad
+class HierShapes2OneWay(HierShapes2):
+    """`HierShapes2` with every relation said one way per axis (`one_way_caption`): 'to the left of' and 'above', the
+    arguments in the order that makes it true; sample `i` is `HierShapes2`'s with its relations so worded."""
+    one_way = True
+
 # %% ../../nbs/06b_core.hiershapes2.ipynb #69822e68
-def _build_hiershapes2(cfg, fields):
-    if cfg.image_size < HierShapes2.min_image_size:        # the constructor checks it too; here the key is named
-        raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= {HierShapes2.min_image_size} pixels")
-    return HierShapes2(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
+def _build_hiershapes2(cfg, fields, cls=HierShapes2):
+    if cfg.image_size < cls.min_image_size:        # the constructor checks it too; here the key is named
+        raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= {cls.min_image_size} pixels")
+    return cls(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
                        fields=fields, object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale,
                        twins=getattr(cfg, "twins", False))
 
 DATASETS.register(DatasetSpec("hiershapes2", lambda cfg: HierShapes2.provides, _build_hiershapes2))
+DATASETS.register(DatasetSpec("hiershapes2_one_way", lambda cfg: HierShapes2OneWay.provides,
+                              functools.partial(_build_hiershapes2, cls=HierShapes2OneWay)))
