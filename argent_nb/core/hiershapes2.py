@@ -223,7 +223,7 @@ def allowed(c: Caption, w: World, split: str) -> bool:
     return all((split == "novel_taxa" or not w.in_held_out_taxa(n.node)) and (split == "novel" or not w.held_out_comp(n.node, n.size))
                for n in c.nps)
 
-# %% ../../nbs/06b_core.hiershapes2.ipynb #6db4dbb9
+# %% ../../nbs/06b_core.hiershapes2.ipynb #c388a02e
 ONE_WAY = {"left": "to the left of", "above": "above"}
 "The relation word of each axis in a relation said one way (`one_way_caption`)."
 
@@ -464,7 +464,7 @@ def twin_scene(scene, cell: int) -> list:
     a, b, *rest = scene
     return [moved(a, b), moved(b, a), *rest]
 
-# %% ../../nbs/06b_core.hiershapes2.ipynb #c38eb7ad
+# %% ../../nbs/06b_core.hiershapes2.ipynb #c09a2426
 class HierShapes2OneWay(HierShapes2):
     """`HierShapes2` with every relation said one way per axis (`one_way_caption`): 'to the left of' and 'above', the
     arguments in the order that makes it true; sample `i` is `HierShapes2`'s with its relations so worded."""
@@ -475,8 +475,8 @@ def _build_hiershapes2(cfg, fields, cls=HierShapes2):
     if cfg.image_size < cls.min_image_size:        # the constructor checks it too; here the key is named
         raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= {cls.min_image_size} pixels")
     return cls(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
-                       fields=fields, object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale,
-                       twins=getattr(cfg, "twins", False))
+               fields=fields, object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale,
+               twins=getattr(cfg, "twins", False))
 
 DATASETS.register(DatasetSpec("hiershapes2", lambda cfg: HierShapes2.provides, _build_hiershapes2))
 DATASETS.register(DatasetSpec("hiershapes2_one_way", lambda cfg: HierShapes2OneWay.provides,
