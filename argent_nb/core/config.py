@@ -10,9 +10,9 @@ from pathlib import Path
 import yaml
 
 # %% auto #0
-__all__ = ['ConfigError', 'doc', 'config_keys', 'check_value', 'renamed_field', 'renamed_value', 'renamed_notice', 'warn_renamed',
-           'rename_old_keys', 'fill_absent', 'set_key', 'yaml_load', 'flatten', 'apply', 'validate', 'load_config',
-           'to_dict', 'save_config', 'config_help']
+__all__ = ['MAX_YAML_BYTES', 'MAX_YAML_NODES', 'ConfigError', 'doc', 'config_keys', 'check_value', 'renamed_field',
+           'renamed_value', 'renamed_notice', 'warn_renamed', 'rename_old_keys', 'fill_absent', 'set_key', 'yaml_load',
+           'flatten', 'apply', 'validate', 'load_config', 'to_dict', 'save_config', 'config_help']
 
 # %% ../../nbs/00_core.config.ipynb #c3c66889
 class ConfigError(ValueError):
@@ -221,15 +221,34 @@ def _repeated_key(node, name: str, prefix: str = "", seen: set | None = None):
     elif isinstance(node, yaml.SequenceNode):
         for i, v in enumerate(node.value): _repeated_key(v, name, f"{prefix.removesuffix('.')}[{i}].", seen)
 
+MAX_YAML_BYTES, MAX_YAML_NODES = 1 << 20, 100_000
+"The most a config (file or value) may hold: 1 MiB of text, 100,000 values once its aliases are expanded."
+
+def _expanded_nodes(node, name: str, memo: dict, active: set) -> int:
+    "Values in the composed yaml `node` tree with every alias expanded (each shared node counted once per use, memoised)."
+    if id(node) in memo: return memo[id(node)]
+    if id(node) in active: raise ConfigError(f"{name}: an alias refers to a node that holds it (a recursive yaml structure); give plain values")
+    active.add(id(node))
+    kids = [x for kv in node.value for x in kv] if isinstance(node, yaml.MappingNode) else node.value if isinstance(node, yaml.SequenceNode) else []
+    n = 1 + sum(_expanded_nodes(k, name, memo, active) for k in kids)
+    active.discard(id(node)); memo[id(node)] = n
+    if n > MAX_YAML_NODES: raise ConfigError(f"{name}: its aliases expand to more than {MAX_YAML_NODES:,} values (an alias bomb?); a config holds a few hundred")
+    return n
+
 def yaml_load(text: str, name: str = "yaml", prefix: str = ""):
     """`yaml.safe_load(text)` that refuses a mapping giving a key twice (at any depth): a ConfigError naming `name` (the
-    file), the key's dotted path (after `prefix`) and both lines. Malformed yaml raises `yaml.YAMLError` as safe_load does."""
+    file), the key's dotted path (after `prefix`) and both lines. Malformed yaml raises `yaml.YAMLError` as safe_load does.
+    Bounded memory: over `MAX_YAML_BYTES` of text, aliases expanding to over `MAX_YAML_NODES` values, a recursive alias
+    or nesting too deep to parse are a ConfigError naming `name`, before anything is expanded."""
+    if len(text) > MAX_YAML_BYTES: raise ConfigError(f"{name}: {len(text):,} characters of yaml, more than a config may hold ({MAX_YAML_BYTES:,})")
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
         if node is None: return None
+        _expanded_nodes(node, name, {}, set())
         _repeated_key(node, name, prefix)
         return loader.construct_document(node)
+    except RecursionError: raise ConfigError(f"{name}: yaml nested too deeply to read; a config nests a few levels") from None
     finally: loader.dispose()
 
 # %% ../../nbs/00_core.config.ipynb #d0e797d1
@@ -275,8 +294,11 @@ def load_config(default, path: str | Path | None = None, overrides: typing.Seque
     if path is not None:
         path = Path(path)
         if not path.exists(): raise FileNotFoundError(f"config file {path} does not exist")
-        if not path.is_file(): raise ConfigError(f"config file {path} is a directory, expected a yaml file")
-        raw = path.read_bytes()
+        if path.is_dir(): raise ConfigError(f"config file {path} is a directory, expected a yaml file")
+        try:
+            with open(path, "rb") as f: raw = f.read(MAX_YAML_BYTES + 1)     # a pipe (`<(...)`) reads too; /dev/zero stops here
+        except OSError as e: raise ConfigError(f"config file {path}: cannot be read ({e.strerror})") from None
+        if len(raw) > MAX_YAML_BYTES: raise ConfigError(f"config file {path} holds more than {MAX_YAML_BYTES:,} bytes; a yaml config holds a few kB")
         try: data = yaml_load(raw.decode("utf-8").removeprefix("\ufeff"), str(path)) or {}
         except yaml.YAMLError as e: raise ConfigError(f"{path} is not valid YAML: {' '.join(str(e).split())}") from None
         except UnicodeDecodeError as e:
