@@ -221,6 +221,7 @@ def _repeated_key(node, name: str, prefix: str = "", seen: set | None = None):
     elif isinstance(node, yaml.SequenceNode):
         for i, v in enumerate(node.value): _repeated_key(v, name, f"{prefix.removesuffix('.')}[{i}].", seen)
 
+# %% ../../nbs/00_core.config.ipynb #4c0133d8
 MAX_YAML_BYTES, MAX_YAML_NODES = 1 << 20, 100_000
 "The most a config (file or value) may hold: 1 MiB of text, 100,000 values once its aliases are expanded."
 
@@ -235,6 +236,7 @@ def _expanded_nodes(node, name: str, memo: dict, active: set) -> int:
     if n > MAX_YAML_NODES: raise ConfigError(f"{name}: its aliases expand to more than {MAX_YAML_NODES:,} values (an alias bomb?); a config holds a few hundred")
     return n
 
+# %% ../../nbs/00_core.config.ipynb #9727144e
 def yaml_load(text: str, name: str = "yaml", prefix: str = ""):
     """`yaml.safe_load(text)` that refuses a mapping giving a key twice (at any depth): a ConfigError naming `name` (the
     file), the key's dotted path (after `prefix`) and both lines. Malformed yaml raises `yaml.YAMLError` as safe_load does.
