@@ -11,20 +11,21 @@ from typing import Sequence
 import numpy as np
 import yaml
 from torch import Tensor, nn
-from .core.config import ConfigError, fill_absent, flatten, rename_old_keys, to_dict
+from .core.config import MAX_YAML_BYTES, ConfigError, fill_absent, flatten, rename_old_keys, to_dict, yaml_load
 from .core.schema import default_config
 from .core.models import HierModel, build_model
 from .core.weights import read_state_dict
 
 # %% auto #0
 __all__ = ['CONFIG', 'CHECKPOINTS', 'LATEST', 'METRICS', 'EVAL', 'EVAL_INIT', 'PLOTS', 'FINISHED', 'CHECKPOINT_WEIGHTS',
-           'CHECKSUMS', 'TRAINING_STATE', 'RESUME_MAY_CHANGE', 'LOCK', 'checkpoint_name', 'step_of', 'write_checksums',
-           'checkpoint_problem', 'save_training_state', 'read_training_state', 'load_training_state',
-           'state_files_problem', 'save_checkpoint', 'latest_checkpoint', 'check_run_dir', 'run_files', 'resume_point',
-           'MetricsLog', 'read_metrics', 'resume_records', 'write_json', 'find_run_dir', 'read_run_config',
-           'resume_changes', 'config_changes_text', 'check_resume_config', 'lock_run', 'unlock_run', 'run_in_use',
-           'find_checkpoint', 'LoadReport', 'CheckpointMismatch', 'load_state', 'build_run_model', 'load_run_model',
-           'is_finished', 'read_eval', 'run_command', 'evaluate_run']
+           'CHECKSUMS', 'TRAINING_STATE', 'TRAINER_MADE', 'MAX_ROW_BYTES', 'RESUME_MAY_CHANGE', 'LOCK',
+           'checkpoint_name', 'step_of', 'is_checkpoint', 'checkpoints', 'write_checksums', 'checkpoint_problem',
+           'save_training_state', 'read_training_state', 'load_training_state', 'state_files_problem',
+           'save_checkpoint', 'latest_checkpoint', 'check_run_dir', 'run_files', 'foreign_entries', 'run_path',
+           'resume_point', 'MetricsLog', 'read_metrics', 'metrics_problem', 'resume_records', 'write_json',
+           'find_run_dir', 'read_run_config', 'resume_changes', 'config_changes_text', 'check_resume_config',
+           'lock_run', 'unlock_run', 'run_in_use', 'find_checkpoint', 'LoadReport', 'CheckpointMismatch', 'load_state',
+           'build_run_model', 'load_run_model', 'is_finished', 'read_eval', 'run_command', 'evaluate_run']
 
 # %% ../nbs/45_runs.ipynb #2c5a3cb7
 CONFIG, CHECKPOINTS, LATEST, METRICS, EVAL, EVAL_INIT, PLOTS = (
@@ -53,6 +54,23 @@ def step_of(path: str | os.PathLike) -> int | None:
     for part in (p.name, p.parent.name):
         if m := _STEP_DIR.match(part): return int(m[1])
     return None
+
+# %% ../nbs/45_runs.ipynb #2ea7f10e
+_WRITTEN = re.compile(r"step_\d{7,}")
+
+def is_checkpoint(folder: str | os.PathLike, written: bool = False) -> bool:
+    """Whether `folder` is a checkpoint of this trainer: a real folder (no link) named exactly `checkpoint_name(step)`
+    holding its `checksums.json` or a weights file; `written`: its `checksums.json` (what `save_checkpoint` writes, the
+    only folders pruning removes). A user's `step_0000002.bak` or `step_notes/` in `checkpoints/` is neither."""
+    p = Path(folder)
+    if not (_WRITTEN.fullmatch(p.name) and p.is_dir() and not p.is_symlink()): return False
+    return (p / CHECKSUMS).is_file() or (not written and any((p / n).is_file() for n in CHECKPOINT_WEIGHTS))
+
+def checkpoints(run_dir: str | os.PathLike, written: bool = False) -> list[Path]:
+    "The checkpoints (`is_checkpoint`) in `run_dir/checkpoints`, oldest first."
+    root = Path(run_dir) / CHECKPOINTS
+    if not root.is_dir(): return []
+    return sorted((p for p in root.iterdir() if is_checkpoint(p, written)), key=lambda p: int(p.name[5:]))
 
 # %% ../nbs/45_runs.ipynb #3d5f19db
 def _sha256(path: Path) -> str:
@@ -129,14 +147,21 @@ def _legacy_state(folder: Path, objects: dict) -> dict:
         except pickle.UnpicklingError as e: raise ValueError(_refused(f, e)) from None
     return out
 
+# %% ../nbs/45_runs.ipynb #9a276f80
 def read_training_state(folder: str | os.PathLike) -> dict:
-    "The states a checkpoint's `training_state.{json,safetensors}` hold, name -> state dict (tensors included)."
+    """The states a checkpoint's `training_state.{json,safetensors}` hold, name -> state dict (tensors included); a file
+    that is not one (garbage, over 64 MiB, nested too deeply) is a one-line ValueError naming it."""
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
     f = Path(folder) / f"{TRAINING_STATE}.json"
-    try: raw, tensors = json.loads(f.read_text()), load_file(str(f.with_suffix(".safetensors")))
-    except (json.JSONDecodeError, UnicodeDecodeError, OSError) as e: raise ValueError(f"{f} (or its .safetensors) is damaged: {e}") from None
+    try:
+        if f.stat().st_size > 64 << 20: raise ValueError(f"{f.stat().st_size:,} bytes, more than a trainer's state holds (64 MiB)")
+        raw, tensors = json.loads(f.read_text()), load_file(str(f.with_suffix(".safetensors")))
+    except RecursionError: raise ValueError(f"{f} is damaged: nested too deeply to read") from None
+    except (ValueError, UnicodeDecodeError, OSError, SafetensorError) as e: raise ValueError(f"{f} (or its .safetensors) is damaged: {(str(e).splitlines() or [type(e).__name__])[0]}") from None
     if not isinstance(raw, dict): raise ValueError(f"{f}: expected a mapping of names to states, got {type(raw).__name__}")
-    return {n: _join_tensors(v, tensors, str(f)) for n, v in raw.items()}
+    try: return {n: _join_tensors(v, tensors, str(f)) for n, v in raw.items()}
+    except RecursionError: raise ValueError(f"{f} is damaged: nested too deeply to read") from None
 
 def load_training_state(folder: str | os.PathLike, objects: dict) -> None:
     "Load each of `objects` (name -> object with `load_state_dict`) from a checkpoint; nothing in it is executed."
@@ -160,6 +185,9 @@ def state_files_problem(folder: str | os.PathLike) -> str | None:
     one line naming the file. For checkpoints without `checksums.json`, whose files were never checked."""
     from accelerate.utils.other import load
     from safetensors import SafetensorError, safe_open
+    if (Path(folder) / f"{TRAINING_STATE}.json").is_file():
+        try: read_training_state(folder)                     # garbage, too large or too deep: named before anything is written
+        except ValueError as e: return str(e)
     for f in sorted(p for p in Path(folder).iterdir() if p.is_file()):
         if f.suffix == ".safetensors":
             try:
@@ -174,7 +202,8 @@ def state_files_problem(folder: str | os.PathLike) -> str | None:
 # %% ../nbs/45_runs.ipynb #99a93ead
 def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2, state: dict | None = None) -> Path:
     """Atomically save the full training state as `run_dir/checkpoints/step_N` with its checksums: Accelerate's (model,
-    optimizer, RNG) and `state` (name -> object with `state_dict`, `save_training_state`); prune to the newest `keep`."""
+    optimizer, RNG) and `state` (name -> object with `state_dict`, `save_training_state`); prune to the newest `keep` of
+    the checkpoints it wrote (`checkpoints(run_dir, written=True)`: nothing else in `checkpoints/` is touched)."""
     root = Path(run_dir) / CHECKPOINTS
     tmp, final = root / f".tmp-{checkpoint_name(step)}", root / checkpoint_name(step)
     if accelerator.is_main_process:
@@ -194,7 +223,7 @@ def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2, state:
         if final.exists(): shutil.rmtree(final)
         os.replace(tmp, final)
         ptr = root / f"{LATEST}.tmp"; ptr.write_text(final.name); os.replace(ptr, root / LATEST)
-        done = sorted(p for p in root.glob("step_*") if p.is_dir())
+        done = checkpoints(run_dir, written=True)           # only what this trainer wrote, recognised exactly
         for old in done[:-keep] if keep > 0 else []: shutil.rmtree(old)
     accelerator.wait_for_everyone()
     return final
@@ -204,8 +233,9 @@ def latest_checkpoint(run_dir: Path) -> Path | None:
     "The checkpoint named by `run_dir/checkpoints/latest`, or None."
     ptr = Path(run_dir) / CHECKPOINTS / LATEST
     if not ptr.exists(): return None
-    p = ptr.parent / ptr.read_text().strip()
+    p = ptr.parent / ptr.read_text(errors="replace")[:100].strip()
     if not p.is_dir(): raise FileNotFoundError(f"{ptr} names {p.name}, which does not exist")
+    if not is_checkpoint(p): raise FileNotFoundError(f"{ptr} names {p.name}, which is not a checkpoint of this trainer")
     return p
 
 # %% ../nbs/45_runs.ipynb #49279c67
@@ -230,23 +260,51 @@ def run_files(run_dir: str | os.PathLike) -> list[str]:
     return sorted(p.name + ("/" if p.is_dir() else "") for p in d.iterdir()
                   if p.name in (CONFIG, METRICS, CHECKPOINTS) or (p.name.startswith("eval") and p.name.endswith(".json")))
 
+# %% ../nbs/45_runs.ipynb #1f62c93e
+TRAINER_MADE = (CONFIG, METRICS, EVAL, EVAL_INIT, PLOTS, CHECKPOINTS, ".lock", "tb", "provenance.json")
+"What the trainer makes in a run folder (with `provenance_resume_<step>.json`): `train.train_run` clears or resumes only folders holding nothing else."
+
+def foreign_entries(run_dir: str | os.PathLike) -> list[str]:
+    "The entries of the folder `run_dir` that the trainer did not make (`TRAINER_MADE`), sorted; [] for none or no folder."
+    d = Path(run_dir)
+    if not d.is_dir(): return []
+    ours = lambda n: n in TRAINER_MADE or re.fullmatch(r"provenance_resume_\d+\.json|\.[^/]+\.tmp", n)
+    return sorted(p.name + ("/" if p.is_dir() else "") for p in d.iterdir() if not ours(p.name))
+
+# %% ../nbs/45_runs.ipynb #72f48e42
+def run_path(run_dir: str | os.PathLike) -> Path:
+    """`run_dir` where the system will find it: resolved (`os.path.realpath`) when `..` or a link would lead elsewhere
+    than its text says (`new/../done` through a missing `new` is `done`, as `mkdir -p` makes it), else as given."""
+    p = Path(run_dir); real = Path(os.path.realpath(p))
+    return real if real != (p if p.is_absolute() else Path.cwd() / p) else p
+
+def _named_checkpoint(run_dir: Path, resume: str) -> Path:
+    """The checkpoint folder `resume` names, which must be one of `run_dir`'s own (`is_checkpoint`, in
+    `run_dir/checkpoints`, paths resolved): resuming another run's checkpoint here would continue (and then write over)
+    that run; one-line errors name both folders."""
+    p = Path(resume)
+    if not p.is_dir(): raise FileNotFoundError(f"train.resume={resume!r}: no checkpoint found ({p} is not a folder)")
+    if p.resolve().parent != (Path(run_dir) / CHECKPOINTS).resolve():
+        raise ValueError(f"train.resume={resume}: not a checkpoint of run.dir={run_dir} (expected {Path(run_dir) / CHECKPOINTS}/step_N); "
+                         f"a run resumes only its own checkpoints: give the run.dir that holds it, or start a new run from its weights with model.init_from={resume}")
+    if not is_checkpoint(p): raise ValueError(f"train.resume={resume}: {p.name} is not a checkpoint of this trainer (no {CHECKSUMS} or {CHECKPOINT_WEIGHTS[0]})")
+    if problem := checkpoint_problem(p): raise ValueError(f"train.resume={resume!r}: {problem}")
+    return p
+
 # %% ../nbs/45_runs.ipynb #a1faf5a2
 def resume_point(run_dir: Path, resume: str | None, say=None) -> Path | None:
     """The checkpoint to resume from (or None), or an error if the request `resume` (the trainer's `train.resume`: None,
-    'latest' or a checkpoint folder) and the run folder disagree (a new start in a folder holding `run_files`) or the checkpoint is damaged; 'latest' takes the newest
-    intact checkpoint and says (`say`) which damaged ones it passed."""
+    'latest' or a checkpoint folder of this run) and the run folder disagree (a new start in a folder holding `run_files`;
+    a checkpoint of another folder, `_named_checkpoint`) or the checkpoint is damaged; 'latest' takes the newest intact
+    checkpoint (`checkpoints`) and says (`say`) which damaged ones it passed."""
     run_dir, ckpts = Path(run_dir), Path(run_dir) / CHECKPOINTS
     if resume is None:
         if held := run_files(run_dir):   # a finished run, a killed one, or one still training: nothing of it is written over
             raise FileExistsError(f"{run_dir} already holds {', '.join(held)} (a run's files); pass train.resume=latest to "
                                   "continue it, or choose another run.dir")
         return None
-    if resume != "latest":
-        p = Path(resume)
-        if not p.is_dir(): raise FileNotFoundError(f"train.resume={resume!r}: no checkpoint found ({p} is not a folder)")
-        if problem := checkpoint_problem(p): raise ValueError(f"train.resume={resume!r}: {problem}")
-        return p
-    found = sorted((p for p in ckpts.glob("step_*") if p.is_dir()), reverse=True) if ckpts.is_dir() else []
+    if resume != "latest": return _named_checkpoint(run_dir, resume)
+    found = checkpoints(run_dir)[::-1]                       # newest first; only folders that are checkpoints (`is_checkpoint`)
     if not found:
         held = run_files(run_dir)
         raise FileNotFoundError(f"train.resume='latest': no checkpoint found (no {ckpts}/step_N)" + (
@@ -279,6 +337,32 @@ def read_metrics(run_dir: str | os.PathLike, key: str | None = None) -> list[dic
     rows = [json.loads(l) for l in f.read_text().splitlines() if l.strip()] if f.exists() else []
     return [r for r in rows if key is None or key in r]
 
+# %% ../nbs/45_runs.ipynb #82b1ceb5
+MAX_ROW_BYTES = 1 << 20
+"The longest line `metrics.jsonl` may hold (a row is a few hundred bytes)."
+
+def metrics_problem(run_dir: str | os.PathLike) -> str | None:
+    """None if `RUN/metrics.jsonl` (or its absence) is what resuming can cut back (`resume_records`): every line a JSON
+    object with an integer `step`, at most `MAX_ROW_BYTES` long and not nested deeper than json reads, but for a last
+    line cut short by a kill; else one line naming the file and the line. Checked before a resumed run writes anything."""
+    f = Path(run_dir) / METRICS
+    if not f.exists(): return None
+    if not f.is_file(): return f"{f} is not a file"
+    with open(f, "rb") as h:
+        k, line = 0, h.readline(MAX_ROW_BYTES + 1)
+        while line:
+            k, nxt = k + 1, h.readline(MAX_ROW_BYTES + 1)
+            if len(line) > MAX_ROW_BYTES: return f"{f}: line {k} is longer than {MAX_ROW_BYTES:,} bytes; not a metrics row"
+            try: row = json.loads(line) if line.strip() else {"step": 0}
+            except RecursionError: return f"{f}: line {k} is nested too deeply to read; not a metrics row"
+            except ValueError as e:
+                if nxt or line.endswith(b"\n"): return f"{f}: line {k} is not a json row ({e}); only a last line can be cut short"
+                row = {"step": 0}                                  # a partial last line: dropped on resume
+            if not isinstance(row, dict) or isinstance(row.get("step"), bool) or not isinstance(row.get("step"), int):
+                return f"{f}: line {k} is not a metrics row with an integer step: {line[:80]!r}"
+            line = nxt
+    return None
+
 # %% ../nbs/45_runs.ipynb #49f0edc0
 def resume_records(run_dir: Path, step: int, accelerator, say=None) -> dict:
     """On resume (or a new start): `metrics.jsonl` cut back to the rows of steps <= `step`, the checkpoint's (0: none;
@@ -305,12 +389,18 @@ def _plain(x):
     if isinstance(x, Path): return str(x)
     return x
 
-def write_json(results: dict, path: str | Path) -> Path:
-    "Write `results` as indented json to `path` atomically (temporary file + `os.replace`)."
+def write_json(results: dict, path: str | Path, exclusive: bool = False) -> Path:
+    """Write `results` as indented json to `path` atomically (temporary file + `os.replace`). `exclusive`: never over a
+    file, even one another process writes at the same moment (`os.link` of the complete file fails if `path` exists: a
+    one-line FileExistsError, and of two writers exactly one succeeds)."""
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")    # one per writer, threads included
     try:
-        tmp.write_text(json.dumps(_plain(results), indent=2) + "\n"); os.replace(tmp, path)
+        tmp.write_text(json.dumps(_plain(results), indent=2) + "\n")
+        if not exclusive: os.replace(tmp, path)
+        else:
+            try: os.link(tmp, path)
+            except FileExistsError: raise FileExistsError(f"{path} exists (written meanwhile by another process?); not overwritten") from None
     finally:
         if tmp.exists(): tmp.unlink()
     return path
@@ -330,7 +420,10 @@ def read_run_config(run_dir: str | Path) -> dict:
     """The saved config of the run folder `run_dir` as a nested dict (errors name the file): what `core.config.save_config`
     wrote, with the keys of earlier releases under their new names (silently)."""
     f = Path(run_dir) / CONFIG
-    try: cfg = yaml.safe_load(f.read_text())
+    try:
+        if f.is_file() and f.stat().st_size > MAX_YAML_BYTES: raise ConfigError(f"{f.stat().st_size:,} bytes, more than a config holds")
+        cfg = yaml_load(f.read_text(), str(f))             # bounded: no alias bomb expands (`core.config.yaml_load`)
+    except ConfigError as e: raise ConfigError(f"{f}: not a readable yaml config ({str(e).removeprefix(f'{f}: ')})") from None
     except (yaml.YAMLError, UnicodeDecodeError, OSError) as e:
         raise ConfigError(f"{f}: not a readable yaml config ({' '.join(str(e).split()) or type(e).__name__})") from e
     if not isinstance(cfg, (dict, type(None))): raise ConfigError(f"{f}: expected a mapping of config groups, got {type(cfg).__name__}")
