@@ -16,7 +16,7 @@ from .registry import HEADS
 from .data import get_tokenizer
 from .geometry import Geometry
 from .weights import (OPENAI_DATASET_MEAN, OPENAI_DATASET_STD, _check_arch, _check_hub_arch, _load_torchscript,
-                                    _quiet_random_init, oc, resolve_pretrained)
+                                    _quiet_random_init, oc, resolve_pretrained, weights_shapes)
 from .heads import Head, get_head
 
 # %% auto #0
@@ -172,6 +172,26 @@ def unwrap_model(model: nn.Module) -> nn.Module:
     "The model inside a DDP / Accelerate wrapper (its attributes: geometry, tokenizer, head)."
     return getattr(model, "module", model)
 
+# %% ../../nbs/07_core.models.ipynb #49a1c8c4
+def _create_towers(arch: str, kw: dict) -> nn.Module:
+    """open_clip's `create_model(arch, **kw)`; a local weights file (`kw['pretrained']`) is first checked against the
+    architecture by its tensors' shapes (`weights_shapes`, nothing allocated; the towers built on the meta device), so a
+    file of another architecture, a lying header or a positional embedding of any other size is one ValueError naming the
+    file and the first differing tensors, before open_clip would interpolate or allocate; its load errors too."""
+    path = kw.get("pretrained")
+    if path is not None and os.path.isfile(str(path)) and (shapes := weights_shapes(path)) is not None:
+        with torch.device("meta"), _quiet_random_init():
+            want = {k: tuple(v.shape) for k, v in oc().create_model(arch, **{**kw, "pretrained": None}, device="meta").state_dict().items()}
+        bad = [f"{k} {shapes[k]} (model {want[k]})" for k in shapes if k in want and shapes[k] != want[k]]
+        if bad or not set(shapes) & set(want):
+            raise ValueError(f"pretrained={path} does not fit architecture {arch!r}: " + (f"{len(bad)} tensor(s) of other shapes, e.g. {', '.join(bad[:3])}"
+                             if bad else f"none of its {len(shapes)} tensor names is the model's (e.g. {sorted(shapes)[:3]})") + "; pass the weights of this architecture")
+    try:
+        with _quiet_random_init(): return oc().create_model(arch, **kw)
+    except (RuntimeError, ValueError, KeyError, OSError) as e:
+        if path is None: raise
+        raise ValueError(f"pretrained={path} cannot be loaded into {arch!r} ({type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]})") from None
+
 # %% ../../nbs/07_core.models.ipynb #d406364c
 def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None = None, head: str = "euclidean",
                 cache_dir: str | os.PathLike | None = None, text_buckets: int = 1, allow_torchscript: bool = False,
@@ -199,8 +219,7 @@ def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None 
         if not ts: kw["pretrained"] = weights.source
     else:
         kw["pretrained_text"] = False  # random towers: no base weights for HF text towers either
-    with _quiet_random_init():
-        clip = oc().create_model(arch, **kw)
+    clip = _create_towers(arch, kw)
     if ts: _load_torchscript(clip, weights.path, allow_torchscript=True)   # opted in above
     embed_dim = int(clip.visual.output_dim)
     hd = get_head(head, embed_dim, **head_kwargs)

@@ -28,7 +28,8 @@ from torch import Tensor, nn
 # %% auto #0
 __all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'HF_SAFE_WEIGHTS_NAME', 'HF_WEIGHTS_NAME', 'OPENAI_DATASET_MEAN',
            'OPENAI_DATASET_STD', 'WEIGHT_SUFFIXES', 'COMMON_ARCHS', 'oc', 'PretrainedWeights', 'hub_offline',
-           'check_weights_file', 'resolve_pretrained', 'read_state_dict', 'torchscript_to_safetensors']
+           'check_weights_file', 'resolve_pretrained', 'read_state_dict', 'weights_shapes',
+           'torchscript_to_safetensors']
 
 # %% ../../nbs/07a_core.weights.ipynb #cb4b6d84
 MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
@@ -253,6 +254,34 @@ def read_state_dict(path: str | os.PathLike) -> dict[str, Tensor]:
     if not isinstance(sd, dict) or not all(isinstance(v, Tensor) for v in sd.values()):
         raise ValueError(f"{path} does not hold a state dict of tensors")
     for pre in ("_orig_mod.", "module."):  # compile inside DDP or DDP inside compile
+        if sd and all(k.startswith(pre) for k in sd): sd = {k[len(pre):]: v for k, v in sd.items()}
+    return sd
+
+# %% ../../nbs/07a_core.weights.ipynb #41daaa1a
+def weights_shapes(path: str | os.PathLike) -> dict[str, tuple] | None:
+    """`{name: shape}` of the tensors in the weights file `path`, read without allocating them: a safetensors header
+    (safetensors checks its offsets against the file), a torch file memory-mapped with `weights_only=True` (a shape its
+    bytes cannot hold fails there); `module.` / `_orig_mod.` dropped, `{'state_dict': ...}` unwrapped. None for numpy's
+    `.npz` (big_vision names), after checking it opens without pickle. One-line ValueError naming the file otherwise."""
+    path = str(path)
+    try:
+        if path.endswith(".safetensors"):
+            from safetensors import safe_open
+            with safe_open(path, "pt") as f: sd = {k: tuple(f.get_slice(k).get_shape()) for k in f.keys()}
+        elif Path(path).suffix in (".npz", ".npy"):
+            import numpy as np
+            x = np.load(path, allow_pickle=False, mmap_mode="r")
+            if hasattr(x, "close"): x.close()                  # an .npz archive
+            return None
+        else:
+            obj = torch.load(path, map_location="cpu", weights_only=True, mmap=zipfile.is_zipfile(path))
+            obj = obj.get("state_dict", obj) if isinstance(obj, dict) else obj
+            if not isinstance(obj, dict) or not all(isinstance(v, Tensor) for v in obj.values()): raise ValueError("not a state dict of tensors")
+            sd = {k: tuple(v.shape) for k, v in obj.items()}
+    except Exception as e:                   # safetensors' header, torch's restricted unpickler, numpy's pickle refusal
+        raise ValueError(f"{path} cannot be read as weights ({type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}); "
+                         "a truncated or damaged file, or not a weights file: copy it again") from None
+    for pre in ("_orig_mod.", "module."):
         if sd and all(k.startswith(pre) for k in sd): sd = {k[len(pre):]: v for k, v in sd.items()}
     return sd
 
