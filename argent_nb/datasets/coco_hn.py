@@ -14,9 +14,9 @@ from ..core.registry import DATASETS, DatasetSpec
 from .common import DataFormatError, load_image, open_text, where
 
 # %% auto #0
-__all__ = ['MISSING_RELATION', 'NEGATIVE_KEYS', 'COCO_KEYS', 'PROCESSED_FILE', 'PICKLED', 'processed_files', 'HNRecord',
-           'check_record', 'read_jsonl_records', 'read_release_npy', 'read_processed', 'read_coco_hn', 'to_plain',
-           'write_records', 'convert_release', 'main', 'COCOHardNegatives']
+__all__ = ['MISSING_RELATION', 'NEGATIVE_KEYS', 'COCO_KEYS', 'PROCESSED_FILE', 'MAX_LINE', 'PICKLED', 'processed_files',
+           'HNRecord', 'check_record', 'read_jsonl_records', 'read_release_npy', 'read_processed', 'read_coco_hn',
+           'to_plain', 'write_records', 'convert_release', 'main', 'COCOHardNegatives']
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #c8be283c
 MISSING_RELATION = "###"
@@ -72,15 +72,21 @@ def check_record(r, path, k: int) -> HNRecord:
     return HNRecord(int(iid), r["id"], cap, negs, tuple(ok), where(path, entry=k))
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #0682a4ba
+MAX_LINE = 1 << 20
+"The longest line a training file may hold (a record is a few hundred characters)."
+
 def read_jsonl_records(path) -> list:
     "The records of a training file in the project's format: one JSON object per line (blank lines skipped); errors name the line."
-    path, out = Path(path), []
+    path, out, n = Path(path), [], 0
     with open_text(path) as f:
         try:
-            for n, line in enumerate(f, 1):
+            while line := f.readline(MAX_LINE + 1):         # bounded: one endless line is not read whole
+                n += 1
+                if len(line) > MAX_LINE: raise DataFormatError.at(path, f"a line over {MAX_LINE:,} characters; expected one JSON record (under 1 kB) per line", line=n)
                 if line.strip(): out.append(json.loads(line))
         except json.JSONDecodeError as e:
             raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno}); expected one JSON record per line", line=n) from None
+        except RecursionError: raise DataFormatError.at(path, "JSON nested too deeply to read; expected one flat record per line", line=n) from None
     return out
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #e1a7c3d0

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/70_datasets.common.ipynb #a470c0ba
 from __future__ import annotations
-import csv, gzip, io, itertools, json, zlib
+import csv, gzip, io, itertools, json, warnings, zlib
 from pathlib import Path
 from typing import Sequence
 import numpy as np
@@ -92,17 +92,19 @@ def open_text(path: str | Path) -> TextFile:
     are not UTF-8 are a `DataFormatError` naming the file and the line (`TextFile`)."""
     path = Path(path)
     if path.is_dir(): raise DataFormatError(f"{path} is a folder, expected a data file")
+    if path.exists() and not path.is_file(): raise DataFormatError(f"{path} is not a regular file (a device, pipe or socket); expected a data file")
     if not path.is_file(): raise FileNotFoundError(f"data file {path} does not exist")
     if path.suffix == ".gz": return TextFile(gzip.open(path, "rt", encoding="utf-8-sig", newline=""), path)
     return TextFile(open(path, encoding="utf-8-sig", newline=""), path)
 
 # %% ../../nbs/70_datasets.common.ipynb #e92b6dd8
 def read_json(path: str | Path):
-    "The JSON document in `path` (`open_text`: UTF-8, BOM dropped, `.gz`); malformed JSON is a `DataFormatError` naming the line."
+    "The JSON document in `path` (`open_text`: UTF-8, BOM dropped, `.gz`); malformed or too deeply nested JSON is a `DataFormatError` naming the line."
     path = Path(path)
     with open_text(path) as f:
         try: return json.load(f)
         except json.JSONDecodeError as e: raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno})", line=e.lineno) from None
+        except RecursionError: raise DataFormatError.at(path, "JSON nested too deeply to read; expected a data file's few levels") from None
 
 # %% ../../nbs/70_datasets.common.ipynb #d56f4d91
 _KINDS = {str: "a non-empty string", int: "an integer", float: "a number", list: "a list", dict: "a JSON object"}
@@ -162,14 +164,19 @@ def to_rgb(im: Image.Image) -> Image.Image:
 
 # %% ../../nbs/70_datasets.common.ipynb #29623368
 def open_image(src: str | Path | bytes, name: str | None = None, load: bool = True, error: type = DataFormatError) -> Image.Image:
-    """Open an image file or image bytes (header only unless `load`; loaded images go through `to_rgb`). An unreadable
+    """Open an image file or image bytes (header only unless `load`; loaded images go through `to_rgb`). An image over
+    PIL's pixel limit (`Image.MAX_IMAGE_PIXELS`) is refused from its header, before any pixel is decoded. An unreadable
     image is `error` (a `DataFormatError` subclass) saying `<name> is not a readable image`; `name` defaults to the path."""
     name = name if name is not None else str(src) if not isinstance(src, bytes) else "image bytes"
     try:
-        im = Image.open(io.BytesIO(src) if isinstance(src, bytes) else src)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)     # PIL's bomb guard as an error, not a warning
+            im = Image.open(io.BytesIO(src) if isinstance(src, bytes) else src)
         if load: im.load(); im = to_rgb(im)
         return im
     except FileNotFoundError: raise
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError) as e:
+        raise error(f"{name} is refused: {e.args[0].split(' could be')[0]}, more than {Image.MAX_IMAGE_PIXELS:,} (PIL's limit: a decompression bomb?)") from None
     except Exception as e:
         raise error(f"{name} is not a readable image ({type(e).__name__}: {e})") from None
 

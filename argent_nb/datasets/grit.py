@@ -4,7 +4,7 @@
 
 # %% ../../nbs/74_datasets.grit.ipynb #51883f13
 from __future__ import annotations
-import glob, io, json, math, os, random, tarfile, warnings
+import glob, io, json, math, os, random, re, tarfile, warnings
 from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -19,9 +19,9 @@ from ..core.data import expand_fields
 from .common import DataFormatError, find_non_utf8, open_image, pil_to_tensor, resize_border, resize_center_crop, where
 
 # %% auto #0
-__all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox', 'sample_format',
-           'choose_boxes', 'grit_boxes', 'parse_sample', 'expand_shards', 'worker_info', 'scan_shard', 'GritShards',
-           'read_sample', 'GritIndexed', 'build_grit', 'build_grit_stream']
+__all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'ALLOW_PIPE', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox',
+           'sample_format', 'choose_boxes', 'grit_boxes', 'parse_sample', 'check_shard_url', 'expand_shards',
+           'worker_info', 'scan_shard', 'GritShards', 'read_sample', 'GritIndexed', 'build_grit', 'build_grit_stream']
 
 # %% ../../nbs/74_datasets.grit.ipynb #aa02aa0a
 class GritFormatError(DataFormatError):
@@ -157,6 +157,27 @@ def parse_sample(raw: dict, need_image: bool = True, need_boxes: bool = True, ma
     if found == "hycoclip": return (found, *_parse_hycoclip(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch))
     return (found, *_parse_grit(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch, min_box_area))
 
+# %% ../../nbs/74_datasets.grit.ipynb #a8b01208
+ALLOW_PIPE = "ARGENT_NB_ALLOW_PIPE"
+"The environment variable that lets `pipe:` shard URLs run their command, for one command (never a saved config's)."
+
+def check_shard_url(u: str) -> str:
+    """`u` if reading it runs no program of its text: a local path, or an `http(s)://` URL without a quote (webdataset
+    fetches those with `curl '<url>'` through a shell). A `pipe:CMD` URL runs CMD: refused (a config or run folder
+    from someone else could carry one) unless `ARGENT_NB_ALLOW_PIPE=1` is set for this command; any other scheme
+    (`s3:`, `gs:`, `sftp://`, ... run `aws`, `gsutil`, `curl`) is refused. One-line ValueError naming the URL."""
+    if u.startswith("pipe:"):
+        if os.environ.get(ALLOW_PIPE) == "1": return u
+        raise ValueError(f"shard {u[:120]!r}: a pipe: URL runs the command it names; refused (a config or run folder can carry one). "
+                         f"If you wrote it yourself, set {ALLOW_PIPE}=1 for this command, or copy the shards to local files")
+    if re.match(r"https?://", u):
+        if re.search(r"['\"\\\s`]", u): raise ValueError(f"shard URL {u[:120]!r}: holds a quote, backslash or space, which would reach the shell webdataset fetches it with; refused")
+        return u
+    if m := re.match(r"([A-Za-z][A-Za-z0-9+.-]+):", u):
+        raise ValueError(f"shard {u[:120]!r}: the {m[1]}: scheme runs a program to fetch it; give local files or http(s):// URLs "
+                         f"(or a pipe: URL with {ALLOW_PIPE}=1 set for this command)")
+    return u
+
 # %% ../../nbs/74_datasets.grit.ipynb #6fab40e7
 def expand_shards(urls: str | Sequence[str]) -> list[str]:
     "Shard paths from brace patterns, globs (sorted), '::'/space-separated patterns or a list; local files must exist."
@@ -172,6 +193,7 @@ def expand_shards(urls: str | Sequence[str]) -> list[str]:
                     out.extend(hits)
                 else: out.append(u)
     if not out: raise ValueError(f"no shards in {urls!r}")
+    for u in out: check_shard_url(u)                             # no program runs from a data path
     local = [u for u in out if "://" not in u and not u.startswith("pipe:")]
     missing = [u for u in local if not Path(u).is_file()]
     if missing: raise FileNotFoundError(f"{len(missing)} of {len(out)} shard(s) do not exist, e.g. {missing[:3]}")
