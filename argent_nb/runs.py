@@ -4,7 +4,7 @@
 
 # %% ../nbs/45_runs.ipynb #98464941
 from __future__ import annotations
-import hashlib, inspect, json, os, pickle, re, shutil, subprocess, sys
+import errno, hashlib, inspect, json, os, pickle, re, shutil, subprocess, sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -18,7 +18,7 @@ from .core.weights import read_state_dict
 
 # %% auto #0
 __all__ = ['CONFIG', 'CHECKPOINTS', 'LATEST', 'METRICS', 'EVAL', 'EVAL_INIT', 'PLOTS', 'FINISHED', 'CHECKPOINT_WEIGHTS',
-           'CHECKSUMS', 'TRAINING_STATE', 'TRAINER_MADE', 'MAX_ROW_BYTES', 'RESUME_MAY_CHANGE', 'LOCK',
+           'CHECKSUMS', 'TRAINING_STATE', 'MAX_EVAL_N', 'TRAINER_MADE', 'MAX_ROW_BYTES', 'RESUME_MAY_CHANGE', 'LOCK',
            'checkpoint_name', 'step_of', 'is_checkpoint', 'checkpoints', 'write_checksums', 'checkpoint_problem',
            'save_training_state', 'read_training_state', 'load_training_state', 'state_files_problem',
            'save_checkpoint', 'latest_checkpoint', 'check_run_dir', 'run_files', 'foreign_entries', 'run_path',
@@ -39,6 +39,8 @@ CHECKSUMS = "checksums.json"
 "The list of a checkpoint's files with their sizes and SHA-256 (`write_checksums`)."
 TRAINING_STATE = "training_state"
 "A checkpoint's scheduler, method and trainer state: `training_state.json`, its tensors in `training_state.safetensors`."
+MAX_EVAL_N = 1_000_000
+"The largest `eval.n` the trainer and the evaluator take: the suite holds every sample's features (and retrieval an n x n table in blocks); 10^12 would exhaust memory long before it failed."
 
 # %% ../nbs/45_runs.ipynb #ea6989c2
 _STEP_DIR = re.compile(r"^(?:step|checkpoint)_(\d+)$")
@@ -216,8 +218,10 @@ def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2, state:
         if accelerator.is_main_process:
             if state: save_training_state(tmp, state)
             write_checksums(tmp)                            # sizes + SHA-256 of every file, checked on resume
-    except BaseException:                                   # a full disk, an error: no half-written folder stays behind
+    except BaseException as e:                              # a full disk, an error: no half-written folder stays behind
+        full = isinstance(e, Exception) and not isinstance(e, OSError) and shutil.disk_usage(root).free < 1 << 20
         if accelerator.is_main_process: shutil.rmtree(tmp, ignore_errors=True)
+        if full: raise OSError(errno.ENOSPC, f"No space left on device ({type(e).__name__}: {str(e)[:80]})", str(tmp)) from e   # torch's writer says neither
         raise
     if accelerator.is_main_process:
         if final.exists(): shutil.rmtree(final)
@@ -258,7 +262,7 @@ def run_files(run_dir: str | os.PathLike) -> list[str]:
     d = Path(run_dir)
     if not d.is_dir(): return []
     return sorted(p.name + ("/" if p.is_dir() else "") for p in d.iterdir()
-                  if p.name in (CONFIG, METRICS, CHECKPOINTS) or (p.name.startswith("eval") and p.name.endswith(".json")))
+                  if p.name in (CONFIG, METRICS, CHECKPOINTS) or (p.name.startswith(("eval", "provenance")) and p.name.endswith(".json")))
 
 # %% ../nbs/45_runs.ipynb #1f62c93e
 TRAINER_MADE = (CONFIG, METRICS, EVAL, EVAL_INIT, PLOTS, CHECKPOINTS, ".lock", "tb", "provenance.json")
@@ -432,7 +436,7 @@ def read_run_config(run_dir: str | Path) -> dict:
 
 # %% ../nbs/45_runs.ipynb #b3f0a001
 RESUME_MAY_CHANGE = ("run.dir", "train.steps", "train.epochs", "train.resume", "train.save_every", "train.keep", "train.log_every",
-                     "train.log_with", "train.threads", "model.cache_dir", "model.allow_torchscript", "eval.")
+                     "train.log_with", "train.threads", "model.cache_dir", "model.allow_torchscript", "data.num_workers", "eval.")
 "The keys a resumed run may change (one ending in '.' stands for its group): any other change continues another run than the saved one."
 
 def _flat_with_defaults(c: dict) -> dict:
