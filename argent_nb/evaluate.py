@@ -4,7 +4,7 @@
 
 # %% ../nbs/51_evaluate.ipynb #28fb2d83
 from __future__ import annotations
-import argparse, csv, dataclasses, datetime, functools, gc, hashlib, json, os, random, shutil, sys, tempfile
+import argparse, csv, dataclasses, datetime, errno, functools, gc, hashlib, json, os, random, shutil, signal, sys, tempfile, threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +19,8 @@ from .eval.report import markdown_table, plot_table, results_table, table_cells,
 from .core.schema import default_config, eval_config_class, resolve_eval_world
 from .eval.suite import check_eval, run_benchmarks
 from .runs import (CHECKPOINTS, CONFIG, EVAL, EVAL_INIT, build_run_model, find_checkpoint, find_run_dir, load_run_model, read_run_config, run_in_use, step_of,
-                            write_json)
+                            write_json, MAX_EVAL_N)
+from .provenance import provenance
 
 # %% auto #0
 __all__ = ['NOT_METHOD', 'one_line', 'RunSpec', 'read_run', 'suite_config', 'method_key', 'group_runs', 'init_key',
@@ -79,7 +80,7 @@ def suite_config(spec: RunSpec, overrides: Sequence[str] = (), config: str | Pat
     return cfg
 
 # %% ../nbs/51_evaluate.ipynb #873216fd
-NOT_METHOD = ("run.seed", "run.dir", "train.resume")
+NOT_METHOD = ("run.seed", "run.dir", "train.resume", "data.num_workers")
 "Config keys that do not make another method: the seed (averaged over), where the run lives, how it was started; and the `eval.*` group (this table uses one suite)."
 
 @functools.cache
@@ -231,6 +232,17 @@ def _out_folder(out: str | None, now: datetime.datetime | None = None) -> Path:
     while p.exists(): i += 1; p = Path("evaluations") / f"{stamp}-{i}"
     return p
 
+# %% ../nbs/51_evaluate.ipynb #76f55103
+def _writable(p: Path, what: str) -> None:
+    """A one-line ConfigError unless something can be made at `p`: its nearest existing parent folder takes a new entry
+    (tried, not asked: `os.access` says yes to root on a read-only file system). Checked before any model loads."""
+    a = p.parent
+    while not a.exists() and a != a.parent: a = a.parent
+    if not a.is_dir(): raise ConfigError(f"{what} {p}: {a} is a file, so nothing can be made under it")
+    probe = a / f".argent_nb-write-test-{os.getpid()}"
+    try: probe.mkdir(); probe.rmdir()
+    except OSError as e: raise ConfigError(f"{what} {p}: cannot write in {a} ({e.strerror}); name a writable place") from None
+
 # %% ../nbs/51_evaluate.ipynb #1cc5bd27
 def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str | None = None, baseline: bool | None = None,
                   config: str | None = None, allow_torchscript: bool = False, controls: bool = False) -> Request:
@@ -244,6 +256,7 @@ def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str 
         seen[k] = s.path
     if len(specs) == 1 and specs[0].problem: raise FileNotFoundError(specs[0].problem)
     cfg = suite_config(specs[0], overrides, config)
+    if cfg.n > MAX_EVAL_N: raise ConfigError(f"n={cfg.n}: at most {MAX_EVAL_N:,} samples (the suite holds every sample's features)")
     check_eval(cfg, prefix="")
     json_out = Path(out) if out is not None and str(out).endswith(".json") else None
     if json_out is not None and len(specs) > 1: raise ConfigError(f"--out {out}: several runs write a folder (tables, figures), not a .json file")
@@ -257,7 +270,10 @@ def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str 
     for p, what in ((folder, "--out"), (plots, "plots_dir")):
         for s in specs:
             if p is not None and _inside(p, s.run): raise ConfigError(f"{what} {p}: inside run folder {s.run}; the evaluation writes outside the runs, never into them")
-    if plots is not None and plots.exists() and not plots.is_dir(): raise ConfigError(f"plots_dir {plots}: is a file, expected a folder")
+    if plots is not None and plots.exists():
+        raise ConfigError(f"plots_dir {plots}: exists; name a new folder (the evaluation never writes into an existing one)")
+    for p, what in ((folder, "--out"), (json_out, "--out"), (plots, "plots_dir")):
+        if p is not None: _writable(p, what)                  # a read-only place: said now, not after the evaluation
     rows = {specs[0].run.name: specs} if len(specs) == 1 else group_runs(specs)
     return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline, allow_torchscript, controls)
 
@@ -332,6 +348,11 @@ def _problems(entries: Sequence[Entry]) -> list[str]:
     return ([f"not evaluated: {e.label} (seed {e.seed}) {e.name}: {e.error}" for e in entries if e.error] +
             [f"note: {e.label} {e.name}: {e.note}" for e in entries if e.note])
 
+# %% ../nbs/51_evaluate.ipynb #1456ef61
+def _world(cfg) -> dict:
+    "The world of an evaluation's numbers, for its provenance: the evaluation dataset and its object scale, where the suite has them."
+    return {k: getattr(cfg, k) for k in ("dataset", "object_scale", "split") if hasattr(cfg, k)}
+
 # %% ../nbs/51_evaluate.ipynb #bfa9a261
 def write_outputs(folder: Path, req: Request, entries: Sequence[Entry], table: dict) -> None:
     "table.md, table.csv (mean and std columns), runs.csv (every model's numbers), results.json and table.png into `folder`."
@@ -352,7 +373,8 @@ def write_outputs(folder: Path, req: Request, entries: Sequence[Entry], table: d
         w = csv.writer(f); w.writerow(["method", "kind", "run", "seed", "checkpoint", "step", "error", "note", *metrics])
         for e in entries: w.writerow([e.label, e.kind, e.name, e.seed, e.checkpoint or "", e.step if e.step is not None else "", e.error or "",
                                       e.note or "", *(repr(e.results[m]) if e.results and m in e.results else "" for m in metrics)])
-    write_json({"eval_cfg": to_dict(req.cfg), "models": [dataclasses.asdict(e) for e in entries], "table": table}, folder / "results.json")
+    write_json({"eval_cfg": to_dict(req.cfg), "models": [dataclasses.asdict(e) for e in entries], "table": table,
+                "provenance": provenance(_world(req.cfg))}, folder / "results.json", exclusive=True)
     import matplotlib.pyplot as plt
     plt.close(plot_table(table, folder / "table.png", title=f"{len(req.specs)} run(s), split={c.split}, n={c.n}"))
 
@@ -369,11 +391,13 @@ class Comparison:
 # %% ../nbs/51_evaluate.ipynb #59ec6c6f
 def _record(req: Request, e: Entry, folder: Path | None = None) -> Path:
     """One run's json record: `--out FILE.json`, or `eval_<checkpoint>_<split>.json` in `folder` (the output folder
-    being built); never in the run folder, whose files are the trainer's."""
+    being built); never in the run folder, whose files are the trainer's, and never over a file (`exclusive`: of two
+    evaluations given one `--out FILE`, one writes it and the other says so). With the provenance of the numbers."""
     ck = Path(e.checkpoint)
     plots = str(req.plots) if req.plots is not None else None
-    return write_json({"checkpoint": str(ck), "step": e.step, "eval_cfg": to_dict(dataclasses.replace(req.cfg, plots_dir=plots)), "eval": e.results},
-                      req.json_out or Path(folder) / f"eval_{ck.stem if ck.is_file() else ck.name}_{req.cfg.split}.json")
+    return write_json({"checkpoint": str(ck), "step": e.step, "eval_cfg": to_dict(dataclasses.replace(req.cfg, plots_dir=plots)), "eval": e.results,
+                       "provenance": provenance(_world(req.cfg))},
+                      req.json_out or Path(folder) / f"eval_{ck.stem if ck.is_file() else ck.name}_{req.cfg.split}.json", exclusive=True)
 
 # %% ../nbs/51_evaluate.ipynb #4ad7ad64
 def _print_table(table: dict, entries: Sequence[Entry]) -> None:
@@ -385,15 +409,17 @@ def _print_table(table: dict, entries: Sequence[Entry]) -> None:
 # %% ../nbs/51_evaluate.ipynb #f0160416
 def run_request(req: Request, strict: bool = False, **kw) -> Comparison:
     """Evaluate `req` (on every process when launched on several), print the table and, on the main process, write the
-    output folder (built in a temporary folder and moved into place at the end: an error leaves nothing) and a single
-    run's json record. With one run (or `strict`), a model that cannot be evaluated raises instead of being reported."""
+    output folder (built in a hidden `.NAME.partial-*` folder in its nearest existing parent and renamed into place at the end: an error, a
+    full disk or a SIGTERM leaves nothing; two evaluations of one `--out` never both write) and a single run's json record. With one run (or `strict`), a model that cannot be evaluated raises instead of being reported."""
     acc = None
     if int(os.environ.get("WORLD_SIZE", "1")) > 1:
         from accelerate import Accelerator
         acc = Accelerator(cpu=not torch.cuda.is_available())
     main = acc is None or acc.is_main_process
-    stage = Path(tempfile.mkdtemp(prefix="argent_eval_")) if main and req.out is not None else None
+    near = next((a for a in req.out.parents if a.is_dir()), Path(".")) if req.out is not None else None   # nothing made until the end
+    stage = Path(tempfile.mkdtemp(prefix=f".{req.out.name}.partial-", dir=near)) if main and req.out is not None else None
     staged = dataclasses.replace(req, plots=stage / "plots") if stage is not None and req.plots == req.out / "plots" else req
+    if main and staged.plots is not None and staged is req: req.plots.mkdir(parents=True)   # a new folder, never an existing one
     say = (lambda m: print(m, file=sys.stderr)) if main and len(req.specs) > 1 else (lambda m: None)
     try:
         entries = evaluate_request(staged, acc, strict or len(req.specs) == 1, say=say, **kw)
@@ -404,8 +430,11 @@ def run_request(req: Request, strict: bool = False, **kw) -> Comparison:
             if rec is not None and req.json_out is not None: print(f"wrote {rec}")
             if stage is not None:
                 write_outputs(stage, req, entries, table)
-                if req.out.is_dir(): req.out.rmdir()            # an empty folder named by --out
-                req.out.parent.mkdir(parents=True, exist_ok=True); shutil.move(str(stage), str(req.out))
+                req.out.parent.mkdir(parents=True, exist_ok=True)
+                try: os.rename(stage, req.out)                  # atomic; onto an empty folder named by --out, never a full one
+                except OSError as e:
+                    if e.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR): raise
+                    raise FileExistsError(f"--out {req.out}: made by another process during this evaluation; not overwritten, nothing written") from None
                 print(f"wrote {req.out}")
         return Comparison(entries, table, req.out)
     finally:
@@ -433,16 +462,22 @@ def evaluate_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> Comparison:
     "Command line: see `python -m argent_nb.evaluate --help`. A mistake: one line on stderr, exit status 2, nothing written."
     a = evaluate_parser().parse_intermixed_args(argv)
-    try:
-        paths = [x for x in a.items if "=" not in x or Path(x).exists()]
+    term = signal.signal(signal.SIGTERM, lambda s, f: sys.exit(128 + s)) if threading.current_thread() is threading.main_thread() else None
+    try:                                                   # SIGTERM: exits through the clean-ups (no partial output left)
+        paths = [x for x in a.items if "=" not in x or os.path.exists(x)]     # a 300-character key=value is no file name
         try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config, a.allow_torchscript, a.controls)
         except (ValueError, TypeError, OSError) as e:   # every check's kind: a mistake in the request
             if isinstance(e, (ConfigError, FileNotFoundError, DataFormatError)): raise
             raise ConfigError(one_line(e)) from e
         return run_request(req, strict=a.debug)
-    except (ConfigError, FileNotFoundError, KeyError, DataFormatError, EvalError) as e:
+    except (ConfigError, FileNotFoundError, FileExistsError, KeyError, DataFormatError, EvalError) as e:
         if a.debug: raise
         print(f"python -m argent_nb.evaluate: error: {one_line(e)}", file=sys.stderr); sys.exit(2)
+    except OSError as e:                                   # a fault of the machine, said in words: exit status 1
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT) or a.debug: raise
+        print(f"python -m argent_nb.evaluate: error: the disk is full (writing {e.filename or 'a file'}); nothing partial was left", file=sys.stderr); sys.exit(1)
+    finally:
+        if term is not None: signal.signal(signal.SIGTERM, term)
 
 # %% ../nbs/51_evaluate.ipynb #9c5c3596
 #| eval: false
