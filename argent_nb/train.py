@@ -22,12 +22,16 @@ from .eval.suite import check_benchmarks, check_eval, bar_disable, run_benchmark
 from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
                             CheckpointMismatch, check_resume_config, check_run_dir, load_training_state, lock_run, resume_point,
                             resume_records, save_checkpoint, state_files_problem, unlock_run, write_json, config_changes_text,
-                            is_finished, read_run_config, resume_changes, run_command, run_in_use)
+                            is_finished, read_run_config, resume_changes, run_command, run_in_use, run_path, metrics_problem,
+                            checkpoints, foreign_entries, run_files, step_of, TRAINER_MADE, MAX_EVAL_N)
+from .datasets.common import DataFormatError
+from .provenance import PROVENANCE, write_provenance
 
 # %% auto #0
-__all__ = ['REUSE_MAY_CHANGE', 'build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape', 'make_optimizer',
-           'TrainState', 'SetupError', 'Stopped', 'Run', 'cpu_threads', 'resolve_request', 'setup', 'train_step',
-           'run_steps', 'plot_run', 'finish', 'train', 'train_parser', 'parse_args', 'main', 'train_run']
+__all__ = ['MAX_SAMPLES', 'REUSE_MAY_CHANGE', 'build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape',
+           'make_optimizer', 'TrainState', 'SetupError', 'Stopped', 'Run', 'cpu_threads', 'data_workers',
+           'resolve_request', 'setup', 'train_step', 'run_steps', 'plot_run', 'finish', 'train', 'train_parser',
+           'parse_args', 'main', 'train_run']
 
 # %% ../nbs/50_train.ipynb #9920291c
 def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
@@ -72,13 +76,17 @@ def lr_shape(schedule: str):
     raise ValueError(f"optim.schedule must be cosine, constant or onecycle, got {schedule!r}")
 
 # %% ../nbs/50_train.ipynb #dc24c3fa
-def make_optimizer(named_params: list, cfg: OptimCfg, total_steps: int):
-    "AdamW with decay only on matrices (not gains, biases, embeddings' scale, logit scale) + warmup-cosine schedule."
+def make_optimizer(named_params: list, cfg: OptimCfg, total_steps: int, fused: bool = False):
+    """AdamW with decay only on matrices (not gains, biases, embeddings' scale, logit scale) + warmup-cosine schedule.
+    `fused`: torch's fused kernel (one pass over all parameters; CPU and CUDA), else its per-parameter loop; a device or
+    dtype the fused kernel refuses falls back to the loop."""
     decay = [p for n, p in named_params if p.requires_grad and p.ndim >= 2 and "logit_scale" not in n]
     no_decay = [p for n, p in named_params if p.requires_grad and (p.ndim < 2 or "logit_scale" in n)]
     shape = lr_shape(cfg.schedule)
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
-                            lr=cfg.lr, betas=tuple(cfg.betas), eps=cfg.eps)
+    make = lambda **kw: torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
+                                          lr=cfg.lr, betas=tuple(cfg.betas), eps=cfg.eps, **kw)
+    try: opt = make(fused=True) if fused else make()
+    except (RuntimeError, ValueError, TypeError): opt = make()
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: shape(s, cfg.warmup_steps, total_steps))
     return opt, sched
 
@@ -133,6 +141,19 @@ def cpu_threads(threads: int | None, device_type: str, local_processes: int, env
     n = max(1, cores // max(1, local_processes))
     return n, f"{cores} cores / {local_processes} process(es) on this machine" + ("; accelerate launch's OMP_NUM_THREADS=1 overridden" if omp else "")
 
+# %% ../nbs/50_train.ipynb #600f94b5
+def data_workers(device_type: str, local_processes: int) -> int:
+    """`data.num_workers: None` resolved: 0 on the CPU (the data is made in the training process, fastest there: the
+    workers would take the cores the step uses), on a GPU the usable cores per process (nbs/53_gpu_check: without
+    workers HierShapes' rendering fed a 224 px CLIP step at 8% of its rate)."""
+    if device_type == "cpu": return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores // max(1, local_processes))
+
+# %% ../nbs/50_train.ipynb #5030d52e
+MAX_SAMPLES = 10_000_000
+"The most samples a map-style training set may hold: an epoch's order is a permutation of them (about 0.4 GB at the bound)."
+
 # %% ../nbs/50_train.ipynb #713878a0
 def _check_request(cfg, method, dataset) -> None:
     """The checks of `resolve_request` that need its dataset: the evaluation request with its data files
@@ -142,6 +163,7 @@ def _check_request(cfg, method, dataset) -> None:
     if cfg.data.object_scale is None: cfg.data.object_scale = drawn      # resolved, so the saved config says what was drawn
     elif drawn is None and cfg.data.object_scale != 1:
         raise ValueError(f"data.object_scale={cfg.data.object_scale}: dataset {cfg.data.name!r} draws its objects at fixed sizes; HierShapes 2 scales them (data.name=hiershapes2)")
+    if cfg.eval.n > MAX_EVAL_N: raise ValueError(f"eval.n={cfg.eval.n}: at most {MAX_EVAL_N:,} samples (the suite holds every sample's features)")
     resolve_eval_world(cfg.eval, dataclasses.asdict(cfg.data))   # scored on the world it learns, at its object scale
     check_eval(cfg.eval)
     if cfg.data.augment and not getattr(dataset, "augments", False):
@@ -156,6 +178,9 @@ def _check_request(cfg, method, dataset) -> None:
         raise ValueError(f"data.twins=true: data.batch_size={cfg.data.batch_size} would split a twin pair across batches; give an even size")
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
         raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
+    if not isinstance(dataset, IterableDataset) and len(dataset) > MAX_SAMPLES:      # each epoch draws a permutation of them
+        raise ValueError(f"data.n={cfg.data.n}: dataset {cfg.data.name!r} would hold {len(dataset):,} samples; each epoch's order "
+                         f"takes about 40 bytes a sample in memory: at most {MAX_SAMPLES:,}")
 
 # %% ../nbs/50_train.ipynb #d55dae67
 def resolve_request(cfg) -> tuple:
@@ -172,8 +197,9 @@ def resolve_request(cfg) -> tuple:
 
 # %% ../nbs/50_train.ipynb #6c93a6cc
 def _checked_request(cfg):
-    """(accelerator, method, dataset, model, run folder, resume point) after every check (a resume: the saved config's
-    keys, `runs.check_resume_config`), then the run folder locked (`runs.lock_run`); raises `SetupError`, writes nothing else."""
+    """(accelerator, method, dataset, model, run folder, resume point) after every check (the first sample decodes; a
+    resume: a checkpoint of this run folder, the saved config's keys, `runs.check_resume_config`, every state file and
+    the metrics log readable), then the run folder locked (`runs.lock_run`); raises `SetupError`, writes nothing else."""
     from accelerate import Accelerator
     from accelerate.utils import broadcast_object_list, set_seed
     kw = {k: v for k, v in (("mixed_precision", cfg.train.mixed_precision), ("gradient_accumulation_steps", cfg.train.grad_accum)) if v is not None}
@@ -182,24 +208,36 @@ def _checked_request(cfg):
                           project_dir=cfg.run.dir or "runs", **kw)
         set_seed(cfg.run.seed)
         method, dataset = resolve_request(cfg)
+        if cfg.data.num_workers is None: cfg.data.num_workers = data_workers(acc.device.type, acc.num_processes)   # saved resolved
+        if not isinstance(dataset, IterableDataset): dataset[0]   # the first sample decodes (an image bomb, a broken file: named now)
         try: model = build_run_model(arch=cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
                                      cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets,
                                      allow_torchscript=cfg.model.allow_torchscript)
         except CheckpointMismatch as e: raise ValueError(f"model.init_from: {e.summary}") from e
-        run_dir = [cfg.run.dir or _default_run_dir(cfg)]
+        run_dir = [str(run_path(cfg.run.dir)) if cfg.run.dir else _default_run_dir(cfg)]   # `new/../done` is `done`
         broadcast_object_list(run_dir)                       # every process uses the main process's folder name
         run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
         check_run_dir(run_dir)                               # a file, under a file, or a read-only place
         resume = resume_point(run_dir, cfg.train.resume, acc.print)
         if resume is not None:
             check_resume_config(resume, to_dict(cfg))
-            if problem := state_files_problem(resume): raise ValueError(f"train.resume: {problem}")
+            if problem := state_files_problem(resume) or metrics_problem(run_dir): raise ValueError(f"train.resume: {problem}")
         acc.wait_for_everyone()                              # every process checked the folder before the main one writes to it
         if acc.is_main_process: lock_run(run_dir)           # a second trainer on this folder: refused (released when this process ends)
         return acc, method, dataset, model, run_dir, resume
     except (KeyError, ValueError, FileNotFoundError, FileExistsError, NotADirectoryError, PermissionError, TypeError) as e:
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
+
+# %% ../nbs/50_train.ipynb #e9bbeb9d
+def _start_records(run_dir: Path, cfg, dataset, resume: Path | None) -> Path:
+    """What a start writes first, once every check has passed: `plots/`, the resolved `config.yaml`, and the provenance
+    (`provenance.write_provenance`, with the world: `data.name` and the dataset's `version`, if it has one): a new run's
+    `provenance.json`, each resume's `provenance_resume_<step>.json` (`-2`, `-3`, ... if that step was resumed before)."""
+    (run_dir / PLOTS).mkdir(parents=True, exist_ok=True); save_config(cfg, run_dir / CONFIG)
+    name, k = PROVENANCE, 1
+    while resume is not None and (run_dir / (name := f"provenance_resume_{step_of(resume)}{f'-{k}' if k > 1 else ''}.json")).exists(): k += 1
+    return write_provenance(run_dir, {"data.name": cfg.data.name, "version": getattr(dataset, "version", None)}, name=name)
 
 # %% ../nbs/50_train.ipynb #6b2f58e9
 def setup(cfg, quiet: bool = False) -> Run:
@@ -218,13 +256,12 @@ def setup(cfg, quiet: bool = False) -> Run:
         per_epoch = (dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) // acc.gradient_accumulation_steps
                      if stream else len(dataset) // (cfg.data.batch_size * acc.num_processes * acc.gradient_accumulation_steps))
         cfg.train.steps = max(1, int(round(cfg.train.epochs * per_epoch)))
-    if acc.is_main_process:
-        (run_dir / PLOTS).mkdir(parents=True, exist_ok=True); save_config(cfg, run_dir / CONFIG)
+    if acc.is_main_process: _start_records(run_dir, cfg, dataset, resume)
     method.setup(model, acc, dataset)
     trainable = method.trainable_parameters(model)
     keep = {id(p) for _, p in trainable}
     for p in model.parameters(): p.requires_grad_(id(p) in keep)
-    opt, sched = make_optimizer(trainable, cfg.optim, cfg.train.steps)
+    opt, sched = make_optimizer(trainable, cfg.optim, cfg.train.steps, fused=acc.device.type in ("cpu", "cuda"))
     collate = Collator(model.tokenizer, method.needs)
     sampler = None if stream else EpochSampler(len(dataset), seed=cfg.run.seed, block=getattr(dataset, "sampler_block", 1))
     dl = DataLoader(dataset, batch_size=cfg.data.batch_size, sampler=sampler, drop_last=True,
@@ -425,7 +462,7 @@ def main(argv: list[str] | None = None):
     try:
         cfg, quiet = parse_args(sys.argv[1:] if argv is None else argv)
         return train(cfg, quiet=quiet)
-    except (ConfigError, SetupError, FileNotFoundError) as e:     # a user's mistake: one line, exit status 2
+    except (ConfigError, SetupError, FileNotFoundError, DataFormatError) as e:     # a user's mistake: one line, exit status 2
         print(f"argent_nb.train: error: {e}", file=sys.stderr); sys.exit(2)
     except Stopped as e:                                          # diverged (1) or a signal during the steps (130, 143): one line,
         if os.environ.get("RANK", "0") == "0":                    # from the main process of several
@@ -435,6 +472,8 @@ def main(argv: list[str] | None = None):
         if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
         print(f"argent_nb.train: error: the disk is full (writing {e.filename or 'a file'}); free space and resume with "
               "train.resume=latest: checkpoints already written are kept", file=sys.stderr); sys.exit(1)
+    except MemoryError:                                           # the machine's memory: one line, exit status 1
+        print("argent_nb.train: error: out of memory; use smaller data.batch_size / eval.batch_size / eval.n, or a machine with more", file=sys.stderr); sys.exit(1)
     except KeyboardInterrupt:                                     # Ctrl-C outside the steps (start-up, evaluations): one line
         print("argent_nb.train: interrupted outside the training steps; checkpoints already written are kept", file=sys.stderr); sys.exit(130)
 
@@ -450,9 +489,11 @@ REUSE_MAY_CHANGE = ("run.dir", "train.resume", "train.threads", "train.log_with"
 def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -> Path:
     """Train `run_dir` through the command line (`python -m argent_nb.train run.dir=RUN --quiet *args`, with the
     variables `env` added to the environment) unless it is finished (`runs.is_finished`) with the config `args` ask for
-    (up to `REUSE_MAY_CHANGE`; a finished run of other settings raises, naming them); an unfinished folder is removed
-    first, unless a trainer holds it (`runs.run_in_use`: then it raises). Returns `run_dir` as a `Path`; a failed run
-    raises with the end of its stderr."""
+    (up to `REUSE_MAY_CHANGE`; a finished run of other settings raises, naming them). A partial run is resumed from its
+    newest intact checkpoint (`train.resume=latest`; the trainer refuses other settings); one killed before its first
+    checkpoint holds nothing to resume: the files the trainer made are cleared (`runs.TRAINER_MADE`) and it starts again.
+    Nothing else is ever removed: a folder holding anything the trainer did not make (`runs.foreign_entries`) raises, as
+    does one a trainer holds (`runs.run_in_use`). Returns `run_dir` as a `Path`; a failed run raises with its stderr's end."""
     d = Path(run_dir)
     if is_finished(d):
         cfg = parse_args([f"run.dir={d}", *map(str, args)])[0]; resolve_request(cfg)                  # filled in as saved
@@ -463,6 +504,14 @@ def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -
                              "remove the folder to train it again, or choose another")
         return d
     if run_in_use(d): raise RuntimeError(f"{d} is in use by another training; not removed, not trained again")
-    if d.exists(): shutil.rmtree(d)
-    run_command("argent_nb.train", [f"run.dir={d}", "--quiet", *args], env, f"run {d}")
+    if d.exists() and not d.is_dir(): raise ValueError(f"{d} is a file, not a run folder; not touched")
+    if foreign := foreign_entries(d):
+        raise ValueError(f"{d} is not a run folder of this trainer: it holds {', '.join(foreign[:5])}{', ...' if len(foreign) > 5 else ''}; "
+                         "not touched, not trained: give train_run a new folder or a run's")
+    resume = ["train.resume=latest"] if checkpoints(d) else []
+    if not resume and run_files(d):                           # killed before its first checkpoint: nothing to resume
+        for n in TRAINER_MADE + tuple(p.name for p in d.glob("provenance_resume_*.json")):
+            if (p := d / n).is_dir() and not p.is_symlink(): shutil.rmtree(p)
+            elif p.exists() or p.is_symlink(): p.unlink()
+    run_command("argent_nb.train", [f"run.dir={d}", "--quiet", *args, *resume], env, f"run {d}")
     return d
