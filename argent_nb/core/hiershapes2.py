@@ -18,12 +18,21 @@ from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, ow
                                  taxonomic_string, traits, TEXT_FAMILIES)
 
 # %% auto #0
-__all__ = ['SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE', 'FOIL_TYPES',
-           'FOIL_SLOTS', 'ONE_WAY', 'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse',
-           'holds', 'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only',
-           'sample_scene', 'render', 'allowed', 'one_way_caption', 'foil_candidates', 'pick_foils',
-           'tier_negative_candidates', 'name_ranks', 'make_texts', 'rank_negative_texts', 'corruption', 'HierShapes2',
-           'twin_scene', 'HierShapes2OneWay']
+__all__ = ['VERSION', 'VERSIONS', 'SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE',
+           'OTHER_SIZE', 'FOIL_TYPES', 'FOIL_SLOTS', 'ONE_WAY', 'TIER_FAMILIES', 'FLAT_TIER_RANKS', 'SUBJECT_MIN_RANK',
+           'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds', 'entails', 'scene_facts',
+           'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene', 'naming_table',
+           'first_slot', 'hash_role', 'named_node', 'sample_named_scene', 'render', 'allowed', 'one_way_caption',
+           'foil_candidates', 'pick_foils', 'exchangeable_foil_candidates', 'names_held_out', 'pick_exchangeable_foils',
+           'tier_negative_candidates', 'length_free_tiers', 'length_free_tier_negative_candidates', 'name_ranks',
+           'make_texts', 'rank_negative_texts', 'corruption', 'HierShapes2', 'twin_scene', 'HierShapes2OneWay',
+           'HierShapes2V20']
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #d346e3f5
+VERSION = "2.1"
+"The world's version (`HierShapes2.version`, in every run's provenance); `VERSIONS`: every version a dataset can still draw."
+VERSIONS = {"2.0": "names at a uniform rank, the second object's size tied to the subject's, foils of any one-edit kind, tiers that grow",
+            "2.1": "every name said equally often, sizes independent, foils as likely a priori as their captions, tiers of one length"}
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #db4d8160
 SIZES = ("small", "large")
@@ -55,7 +64,7 @@ class World:
         self.comp_leaves = [l for l in self.train_leaves if l[:3] in self.held_out_sizes]
         self.node_of = {n[-1]: n for n in tree.nodes[1:]}
         self.traits = {l: traits(tree, l) for l in tree.leaves}
-        self._captions, self._under = {}, {}
+        self._captions, self._under, self._naming = {}, {}, {}
 
     def in_held_out_taxa(self, node) -> bool:
         "Whether `node` lies in a held-out subtree (its name is never said outside `novel_taxa`)."
@@ -102,10 +111,11 @@ class NP:
 # %% ../../nbs/06b_core.hiershapes2.ipynb #03ce1471
 @dataclass(frozen=True)
 class Obj:
-    "One object of a scene: its leaf, its size and its `box` = (x0, y0, x1, y1) in pixels, end-exclusive."
+    "One object of a scene: its leaf, its size, its `box` = (x0, y0, x1, y1) in pixels, end-exclusive, and (2.1) the rank it is named at."
     leaf: tuple
     size: str
     box: tuple
+    rank: int | None = None     # the rank its texts name it at (version 2.1: drawn with the object; 2.0: None, drawn with the texts)
 
     def np(self) -> NP:
         "The fully specified noun phrase of this object."
@@ -203,6 +213,72 @@ def sample_scene(rng: np.random.Generator, w: World, split: str = "train", image
         objs.append(Obj(leaf, size, (x0, y0, x0 + side, y0 + side)))
     return objs
 
+# %% ../../nbs/06b_core.hiershapes2.ipynb #b8a76c1b
+OTHER_SIZE = {"small": "large", "large": "small"}
+
+def naming_table(w: World, role) -> list:
+    """[(node, ((size, leaves), ...)), ...]: the nodes an object of `role` may be named by, each with the sizes it may
+    take and, per size, the leaves below the node it may be: 'seen' (any object outside the held-out subtrees, a size
+    its class allows), 'novel' (a node at rank >= 2 of a class with a held-out size, in that size), ('novel2', size)
+    (a node at rank >= 2 of a class whose held-out size is `size`, in the other size) or 'novel_taxa' (a node at rank
+    >= 3 of a held-out subtree, a size its class allows). Built once per world and role."""
+    if role in w._naming: return w._naming[role]
+    kind, h = role if isinstance(role, tuple) else (role, None)
+    pool = {"seen": w.train_leaves, "novel": w.comp_leaves, "novel2": [l for l in w.comp_leaves if w.held_out_sizes[l[:3]] == h],
+            "novel_taxa": w.novel_leaves}[kind]
+    low = {"seen": 0, "novel": 2, "novel2": 2, "novel_taxa": 3}[kind]
+    out = []
+    for node in w.tree.nodes[1:]:
+        leaves = [l for l in pool if l[:len(node)] == node] if len(node) > low else []
+        if kind == "novel": by = {w.held_out_sizes[node[:3]]: leaves} if leaves else {}
+        elif kind == "novel2": by = {OTHER_SIZE[h]: leaves}
+        else: by = {s: [l for l in leaves if s in w.sizes_for(l)] for s in SIZES}
+        by = tuple((s, tuple(v)) for s, v in by.items() if v)
+        if by: out.append((node, by))
+    w._naming[role] = out
+    return out
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #8fa7effd
+def first_slot(i: int, max_objects: int) -> int:
+    "The first object slot of sample `i` when sample j holds 1 + j mod `max_objects` objects: the objects of all samples before it."
+    m, r = max_objects, i % max_objects
+    return (i // m) * (m * (m + 1) // 2) + r * (r + 1) // 2
+
+@functools.lru_cache(maxsize=4096)
+def _cycle(seed: int, split: str, role, cycle: int, n: int) -> np.ndarray:
+    return np.random.default_rng([seed, SPLITS[split], 7, cycle, *(hash_role(role))]).permutation(n)
+
+def hash_role(role) -> list:
+    "The role as integers for a generator's seed (`naming_table`'s roles)."
+    kind, h = role if isinstance(role, tuple) else (role, None)
+    return [("seen", "novel", "novel2", "novel_taxa").index(kind), SIZES.index(h) if h else 0]
+
+def named_node(slot: int, seed: int, split: str, table: list, role) -> tuple:
+    """The entry of `table` (`naming_table(w, role)`) that names object slot `slot`: slots are taken in cycles of
+    len(table), each cycle a seeded permutation, so every entry names one slot per cycle."""
+    n = len(table)
+    return table[_cycle(seed, split, role, slot // n, n)[slot % n]]
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #0f98c7a4
+def sample_named_scene(rng: np.random.Generator, w: World, split: str = "train", index: int = 0, seed: int = 0,
+                       image_size: int = 64, max_objects: int = 3, object_scale: float = OBJECT_SCALE) -> list:
+    """Version 2.1's scene of sample `index` of `split` (`seed`): 1 + index mod `max_objects` objects in distinct cells;
+    object k takes object slot `first_slot(index) + k` and is named by that slot's `named_node` of its role's
+    `naming_table` (the subject on `novel` / `novel_taxa` by the held-out ones, `novel`'s second object by
+    ('novel2', the subject's size)), a size uniform over those the node allows, a leaf uniform below it (`rng`)."""
+    n, cell = 1 + index % max_objects, image_size // 2
+    cells, objs, slot = rng.permutation(4)[:n], [], first_slot(index, max_objects)
+    for k in range(n):
+        role = split if k == 0 and split in ("novel", "novel_taxa") else ("novel2", objs[0].size) if k == 1 and split == "novel" else "seen"
+        node, by = named_node(slot + k, seed, split, naming_table(w, role), role)
+        size, leaves = by[rng.integers(len(by))]
+        leaf = leaves[rng.integers(len(leaves))]
+        side = max(int(round(SIZE_SCALE[size] * object_scale * cell)), 4)
+        x0 = (cells[k] % 2) * cell + int(rng.integers(0, cell - side + 1))
+        y0 = (cells[k] // 2) * cell + int(rng.integers(0, cell - side + 1))
+        objs.append(Obj(leaf, size, (x0, y0, x0 + side, y0 + side), len(node) - 1))
+    return objs
+
 # %% ../../nbs/06b_core.hiershapes2.ipynb #7106bbef
 def render(scene, size: int, rng: np.random.Generator, w: World) -> np.ndarray:
     "Render `scene` to a float32 HxWx3 image in [0, 1]."
@@ -263,6 +339,42 @@ def pick_foils(caption: Caption, scene, rng: np.random.Generator, w: World, spli
         out.append((f if valid else caption, valid))
     return out
 
+# %% ../../nbs/06b_core.hiershapes2.ipynb #23f05f02
+def exchangeable_foil_candidates(c: Caption, scene, w: World, one_way: bool = False) -> dict:
+    """Version 2.1's one-edit foils of caption `c` per type, each the caption of another scene as likely as the scene:
+    attribute, every NP's size flipped; object, a sibling's name absent from the scene on one NP (bag of words) or the
+    two NPs' names swapped (binding-only); relation, as `foil_candidates` (both strata; `binding_only` tells them apart)."""
+    out, nps = {t: [] for t in FOIL_TYPES}, c.nps
+    if nps and all(p.size for p in nps): out["attribute"].append(Caption(tuple(replace(p, size=OTHER_SIZE[p.size]) for p in nps), c.rel))
+    present = {x for o in scene for x in o.leaf}
+    for k, p in enumerate(nps):
+        if p.node: out["object"] += [hs1._swap(c, k, node=m) for m in w.tree.siblings(p.node) if m[-1] not in present]
+    if len(nps) == 2 and nps[0].node != nps[1].node:
+        a, b = nps; out["object"].append(Caption((replace(a, node=b.node), replace(b, node=a.node)), c.rel))
+    if c.rel is not None:
+        i, r, j = c.rel
+        rel = [Caption(nps, (i, q, j)) for q in RELATIONS if q != r] + [Caption(nps, (j, r, i))]
+        out["relation"] = list(dict.fromkeys(map(one_way_caption, rel))) if one_way else rel
+    return out
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #18b27a34
+def names_held_out(c: Caption, w: World, split: str) -> bool:
+    "Whether `c` names what `split` holds out, as each of its captions does: a held-out composition on `novel`, a held-out taxon on `novel_taxa` (True elsewhere)."
+    if split == "novel": return any(w.held_out_comp(p.node, p.size) for p in c.nps)
+    if split == "novel_taxa": return any(w.in_held_out_taxa(p.node) for p in c.nps)
+    return True
+
+def pick_exchangeable_foils(caption: Caption, scene, rng: np.random.Generator, w: World, split: str, one_way: bool = False) -> list:
+    """Version 2.1's `pick_foils`: one (foil, valid) per slot of `FOIL_SLOTS`, the first false, allowed, non-refining
+    `exchangeable_foil_candidates` of its stratum that names what the split holds out (`names_held_out`)."""
+    cands, words = exchangeable_foil_candidates(caption, scene, w, one_way), scene_words(scene)
+    ok, out = lambda c: allowed(c, w, split) and names_held_out(c, w, split), []
+    for t, binding in FOIL_SLOTS:
+        group = [f for f in cands[t] if (caption_words(f) <= words) == binding and not hs1.entails(f, caption)]
+        f, valid = hs1._first_false(scene, group, rng, ok)
+        out.append((f if valid else caption, valid))
+    return out
+
 # %% ../../nbs/06b_core.hiershapes2.ipynb #e62657fd
 def tier_negative_candidates(caption: Caption, tiers: list, scene, w: World, one_way: bool = False) -> list:
     "Candidates of each tier negative: a node beside the subject's at the tier's rank under the previous tier, then caption edits."
@@ -271,6 +383,23 @@ def tier_negative_candidates(caption: Caption, tiers: list, scene, w: World, one
         out.append([w.node_caption(m) for m in w.under(prev, r) if m != leaf[:r + 1]]); prev = leaf[:r + 1]
     edits = [f for fs in foil_candidates(caption, scene, w, one_way).values() for f in fs]
     out.append([f for f in edits if hs1.entails(f, tiers[-2]) and not hs1.entails(f, caption)])
+    return out
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #02ba5c40
+TIER_FAMILIES = ("length_free", "growing")
+"The tier families: `length_free` (version 2.1's default) and `growing` (the papers', version 2.0's)."
+FLAT_TIER_RANKS = (0, 2, 4, 5)
+"The rank every object is named at in each tier of the length-free family; the last is the full caption."
+
+def length_free_tiers(full: Caption) -> list:
+    "The length-free tiers of the full caption `full` (every object named by its leaf): `full` with every NP cut to each of `FLAT_TIER_RANKS`."
+    return [Caption(tuple(NP(p.node[:r + 1], p.size) for p in full.nps), full.rel) for r in FLAT_TIER_RANKS]
+
+def length_free_tier_negative_candidates(tiers: list, scene, w: World) -> list:
+    "Candidates of each length-free tier negative: the tier with the subject's node replaced by another at its rank under the previous tier's."
+    leaf, out, prev = scene[0].leaf, [], ()
+    for t, r in zip(tiers, FLAT_TIER_RANKS):
+        out.append([hs1._swap(t, 0, node=m) for m in w.under(prev, r) if m != leaf[:r + 1]]); prev = leaf[:r + 1]
     return out
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #0a20cb52
@@ -283,25 +412,31 @@ def name_ranks(scene, rng: np.random.Generator, split: str) -> list:
     return [int(rng.integers(SUBJECT_MIN_RANK.get(split, 0) if k == 0 else 0, depth)) for k in range(len(scene))]
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #cb3b5e0b
-def make_texts(scene, rng: np.random.Generator, w: World, split: str, negatives: bool = True, one_way: bool = False) -> dict:
+def make_texts(scene, rng: np.random.Generator, w: World, split: str, negatives: bool = True, one_way: bool = False,
+               version: str = VERSION, tiers: str | None = None) -> dict:
     """Caption, tiers and box texts of a scene as `Caption`s and, with `negatives`, the tier negatives and foils with
     validity flags (drawn last, so the other texts are the same either way). The caption and the box texts name each
-    object at its `name_ranks` rank; the last tier is the caption with every object named by its leaf. With `one_way`,
-    every relation is said one way per axis (`one_way_caption`), the same draws otherwise."""
-    s, nps = scene[0], tuple(o.np() for o in scene)
-    named = tuple(NP(p.node[:r + 1], p.size) for p, r in zip(nps, name_ranks(scene, rng, split)))
+    object at its rank (2.1: the object's `rank`; 2.0: drawn, `name_ranks`); the last tier is the caption with every
+    object named by its leaf; `tiers`: the family (None: `length_free` in 2.1, `growing` in 2.0). The foils are
+    `pick_exchangeable_foils` (2.1) or `pick_foils` (2.0). With `one_way`, every relation is said one way per axis."""
+    s, nps, tiers = scene[0], tuple(o.np() for o in scene), tiers or ("growing" if version == "2.0" else "length_free")
+    ranks = name_ranks(scene, rng, split) if version == "2.0" else [o.rank for o in scene]
+    named = tuple(NP(p.node[:r + 1], p.size) for p, r in zip(nps, ranks))
     if len(scene) > 1:
         rels = [r for r in RELATIONS if relation_holds(scene[0], scene[1], r)]
         rel = (0, rels[rng.integers(len(rels))], 1)
         full, caption = Caption(nps[:2], rel), Caption(named[:2], rel)
         if one_way: full, caption = one_way_caption(full), one_way_caption(caption)
     else: full, caption = Caption(nps[:1]), Caption(named[:1])
-    tiers = [w.node_caption(s.leaf[:r + 1]) for r in TIER_RANKS] + [full]
-    out = {"captions": caption, "tiers": tiers, "box_texts": [Caption((p,)) for p in named]}
+    tt = length_free_tiers(full) if tiers == "length_free" else [w.node_caption(s.leaf[:r + 1]) for r in TIER_RANKS] + [full]
+    out = {"captions": caption, "tiers": tt, "box_texts": [Caption((p,)) for p in named]}
     if not negatives: return out
     ok = lambda c: allowed(c, w, split)
-    tier_negs = [hs1._first_false(scene, c, rng, ok) for c in tier_negative_candidates(full, tiers, scene, w, one_way)]
-    return {**out, "tier_negatives": tier_negs, "hard_negatives": pick_foils(caption, scene, rng, w, split, one_way)}
+    cands = length_free_tier_negative_candidates(tt, scene, w) if tiers == "length_free" else tier_negative_candidates(full, tt, scene, w, one_way)
+    pick = lambda: (pick_foils if version == "2.0" else pick_exchangeable_foils)(caption, scene, rng, w, split, one_way)
+    foils = None if version == "2.0" else pick()             # 2.1: the foils first, so the tier family changes nothing else
+    tier_negs = [hs1._first_false(scene, c, rng, ok) for c in cands]
+    return {**out, "tier_negatives": tier_negs, "hard_negatives": pick() if foils is None else foils}
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #d301298b
 def rank_negative_texts(scene, rng_matched, rng_random, w: World, split: str) -> dict:
@@ -359,8 +494,10 @@ def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs, box_
 # %% ../../nbs/06b_core.hiershapes2.ipynb #8865a276
 class HierShapes2(Dataset):
     """HierShapes 2 as a torch `Dataset` of sample dicts with every `FIELDS` entry. Sample `i` of `split` is a pure
-    function of `(seed, split, i)`, the rendering arguments (`object_scale` among them), `noise` and `tree_seed`."""
+    function of `(seed, split, i)`, the rendering arguments (`object_scale` among them), `noise`, `tree_seed` and the
+    world's `version` (`VERSIONS`); `tiers` picks the tier family (`TIER_FAMILIES`; None: the version's own)."""
     provides, splits, min_image_size = frozenset(FIELDS), SPLITS, 32
+    version = VERSION           # the world's version (`HierShapes2V20`: 2.0), recorded in a run's provenance
     one_way = False             # relations said with all four words, the subject first (`HierShapes2OneWay`: one word per axis)
     length_matched = True       # every name is NAME_TOKENS tokens: own-name tiers, and a caption with its leaf-named tier, have one token count
     _negative_fields = frozenset({"tier_negatives", "tier_negatives_valid", "hard_negatives", "hard_negative_types",
@@ -368,12 +505,14 @@ class HierShapes2(Dataset):
 
     def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
                  box_size: int | None = None, max_objects: int = 3, noise: float = 0.0, tree_seed: int = 0,
-                 fields=None, transform=None, object_scale: float = OBJECT_SCALE, twins: bool = False):
+                 fields=None, transform=None, object_scale: float = OBJECT_SCALE, twins: bool = False,
+                 tiers: str | None = None):
         if split not in self.splits: raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
         if not 1 <= max_objects <= 4: raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {max_objects}")
         if image_size < self.min_image_size: raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
         if not 0 <= noise < 1: raise ValueError(f"noise must be in [0, 1), got {noise}")
         if not 0 < object_scale <= 1: raise ValueError(f"object_scale must be in (0, 1] (a box stays in its grid cell), got {object_scale}")
+        if tiers not in (None, *TIER_FAMILIES): raise ValueError(f"tiers must be one of {TIER_FAMILIES} (or None: the version's own), got {tiers!r}")
         if twins and split != "train": raise ValueError(f"twins: relation twins are a training option (split 'train'), got split {split!r}")
         self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(max_objects)
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
@@ -382,6 +521,7 @@ class HierShapes2(Dataset):
         self.fields = self.provides if fields is None else expand_fields(fields)
         self._rank_negs = [k for k in ("rank_negatives", "rank_random_negatives") if self.fields & expand_fields([k])]
         self.transform, self.world, self.twins = transform, world(self.tree_seed), bool(twins)
+        self.tiers = tiers or ("growing" if self.version == "2.0" else "length_free")
 
     taxonomy = property(lambda self: self.world.tree, doc="The tree the objects are drawn from.")
     text_families = {k: functools.partial(f, template="a {}") for k, f in TEXT_FAMILIES.items()}
@@ -396,13 +536,14 @@ class HierShapes2(Dataset):
     def __repr__(self): return (f"{type(self).__name__}(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
                                 f"max_objects={self.max_objects}, noise={self.noise}"
                                 + (f", object_scale={self.object_scale}" if self.object_scale != OBJECT_SCALE else "")
+                                + (f", tiers={self.tiers!r}" if self.tiers != ("growing" if self.version == "2.0" else "length_free") else "")
                                 + (", twins=True)" if self.twins else ")"))
 
     @property
     def cache_key(self) -> tuple:
         "Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`."
         return ("HierShapes2", self.split, self.seed, self.image_size, self.box_size, self.max_objects, self.noise,
-                self.tree_seed, self.object_scale, None if self.transform is None else id(self.transform), self.twins, self.one_way)
+                self.tree_seed, self.object_scale, None if self.transform is None else id(self.transform), self.twins, self.one_way, self.version, self.tiers)
 
     def _key(self, i: int) -> list:
         if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
@@ -416,14 +557,15 @@ class HierShapes2(Dataset):
         whose partner `i - 1` has two objects or more is the partner's `twin_scene` with the partner's texts' keys."""
         key = self._key(i)
         if self.twins and i % 2:
-            pkey = self._key(i - 1); partner = self._draw(np.random.default_rng(pkey))
+            pkey = self._key(i - 1); partner = self._draw(np.random.default_rng(pkey), i - 1)
             if len(partner) > 1: return twin_scene(partner, self.image_size // 2), pkey, np.random.default_rng(key + [9])
         rng = np.random.default_rng(key)
-        return self._draw(rng), key, rng
+        return self._draw(rng, i), key, rng
     sampler_block = property(lambda self: 2 if self.twins else 1,
                              doc="Consecutive indices a training sampler keeps together (`train.EpochSampler`): a twin pair, or 1.")
-    def _draw(self, rng) -> list:
-        return sample_scene(rng, self.world, self.split, self.image_size, self.max_objects, self.object_scale)
+    def _draw(self, rng, i: int) -> list:
+        if self.version == "2.0": return sample_scene(rng, self.world, self.split, self.image_size, self.max_objects, self.object_scale)
+        return sample_named_scene(rng, self.world, self.split, i, self.seed, self.image_size, self.max_objects, self.object_scale)
 
     def leaf(self, i: int) -> tuple:
         "The leaf of sample `i`'s subject (object 0): the chain its rank fields describe."
@@ -432,14 +574,16 @@ class HierShapes2(Dataset):
     def is_corrupted(self, i: int) -> dict:
         "Which texts of sample `i` the noise corrupted: {'captions': bool, 'box_texts': [bool per box]}."
         (scene, tkey, _), w = self._scene(i), self.world
-        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=False, one_way=self.one_way)
+        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=False, one_way=self.one_way,
+                           version=self.version, tiers=self.tiers)
         cap, boxes, _ = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
         return {"captions": cap, "box_texts": boxes}
 
     def structured(self, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
         "(scene, texts as `Caption`s / rank texts with flags, image generator) of sample `i`, noise applied."
         (scene, tkey, rng), w = self._scene(i), self.world
-        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=negatives, one_way=self.one_way)
+        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=negatives, one_way=self.one_way,
+                           version=self.version, tiers=self.tiers)
         if rank_negatives:
             texts.update(rank_negative_texts(scene, np.random.default_rng(tkey + [2]), np.random.default_rng(tkey + [3]), w, self.split))
         if self.noise:
@@ -470,6 +614,11 @@ class HierShapes2OneWay(HierShapes2):
     arguments in the order that makes it true; sample `i` is `HierShapes2`'s with its relations so worded."""
     one_way = True
 
+# %% ../../nbs/06b_core.hiershapes2.ipynb #1e9b75bc
+class HierShapes2V20(HierShapes2):
+    "`HierShapes2` as version 2.0 drew it (`VERSIONS`): every sample as before version 2.1, field for field."
+    version = "2.0"
+
 # %% ../../nbs/06b_core.hiershapes2.ipynb #69822e68
 def _build_hiershapes2(cfg, fields, cls=HierShapes2):
     if cfg.image_size < cls.min_image_size:        # the constructor checks it too; here the key is named
@@ -479,5 +628,7 @@ def _build_hiershapes2(cfg, fields, cls=HierShapes2):
                twins=getattr(cfg, "twins", False))
 
 DATASETS.register(DatasetSpec("hiershapes2", lambda cfg: HierShapes2.provides, _build_hiershapes2))
+DATASETS.register(DatasetSpec("hiershapes2_v2.0", lambda cfg: HierShapes2V20.provides,
+                              functools.partial(_build_hiershapes2, cls=HierShapes2V20)))
 DATASETS.register(DatasetSpec("hiershapes2_one_way", lambda cfg: HierShapes2OneWay.provides,
                               functools.partial(_build_hiershapes2, cls=HierShapes2OneWay)))

@@ -8,7 +8,7 @@ import dataclasses, inspect
 from dataclasses import dataclass, field
 from .config import ConfigError, doc, fill_absent
 from .hiershapes import HierShapes
-from .hiershapes2 import SPLITS, HierShapes2, HierShapes2OneWay
+from .hiershapes2 import SPLITS, HierShapes2, HierShapes2OneWay, HierShapes2V20
 from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
 
 # %% auto #0
@@ -79,7 +79,7 @@ class TrainCfg:
     log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
 
 # %% ../../nbs/00a_core.schema.ipynb #da64385a
-WORLDS = {"hiershapes2": HierShapes2, "hiershapes": HierShapes, "hiershapes2_one_way": HierShapes2OneWay}
+WORLDS = {"hiershapes2": HierShapes2, "hiershapes": HierShapes, "hiershapes2_one_way": HierShapes2OneWay, "hiershapes2_v2.0": HierShapes2V20}
 "The datasets the HierShapes benchmarks can run on, by `eval.dataset` name, the default first (their vocabularies differ: a model is scored on the world it learnt)."
 
 def eval_world(data_name: str | None) -> str:
@@ -106,7 +106,7 @@ class EvalCfg:
     image_size: int = doc(64, "HierShapes canvas size in pixels; real images (HierarCaps, BREEDS) load at this size too: use the model's input size (224) for them", min=16, max=1024)
     every: int = doc(0, "trainer: evaluate every N steps (0 = only at the end)", min=0)
     plots_dir: str | None = doc(None, "where benchmarks save their figures (the trainer uses RUN/plots); None: no figures")
-    dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark) | hiershapes2_one_way (HierShapes 2, relations said one way per axis); None: the training data's when it is one of them, else hiershapes2", choices=(None, *WORLDS))
+    dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark) | hiershapes2_one_way (HierShapes 2, relations said one way per axis) | hiershapes2_v2.0 (HierShapes 2 as version 2.0 drew it); None: the training data's when it is one of them, else hiershapes2", choices=(None, *WORLDS))
     object_scale: float | None = doc(None, "HierShapes 2: the objects' box scale (data.object_scale); None: the training data's when it is the world scored, else the world's own (HierShapes 2: 0.75)", min=0.1, max=1.0)
 
 def eval_config_class() -> type:

@@ -8,21 +8,27 @@ import functools, hashlib, math, re
 from fractions import Fraction
 from collections import Counter
 from collections.abc import Iterable, Sequence
+import numpy as np
 import torch
+from scipy.sparse import csr_matrix, hstack
+from scipy.special import expit
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.linear_model import LogisticRegression
 from torch import Tensor, nn
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.geometry import Geometry
 from ..core.heads import get_head
 from ..core.hiershapes import PROMPT_PREFIXES, scene_facts
 from ..core.models import LOGIT_SCALE_MAX
-from ..core.schema import EvalCfg
+from ..core.schema import EvalCfg, WORLDS
 from .kit import hiershapes_eval_set
 from .suite import benchmark_params, embed_dataset
 
 # %% auto #0
-__all__ = ['FUNCTION_WORDS', 'ControlModel', 'LengthControl', 'four_squares', 'text_words', 'image_key', 'object_words',
-           'scene_words', 'image_word_table', 'BagOfWordsControl', 'control_eval_sets', 'control_models',
-           'hiershapes_foil_embeddings', 'foil_margins', 'foil_masks', 'foil_outcomes', 'chance_band']
+__all__ = ['FUNCTION_WORDS', 'BLIND_N', 'FREQUENCY_N', 'ControlModel', 'LengthControl', 'four_squares', 'text_words', 'image_key',
+           'object_words', 'scene_words', 'image_word_table', 'BagOfWordsControl', 'blind_counts', 'caption_foil_pairs',
+           'BlindTextModel', 'BlindTextControl', 'training_word_counts', 'FrequencyControl', 'control_eval_sets',
+           'control_models', 'hiershapes_foil_embeddings', 'foil_margins', 'foil_masks', 'foil_outcomes', 'chance_band']
 
 # %% ../../nbs/79b_eval.controls.ipynb #f850ebdb
 class ControlModel(nn.Module):
@@ -243,6 +249,104 @@ class BagOfWordsControl(ControlModel):
         "The integer scores [B_img, B_txt] (content-word tokens of each text true of each image's scene), from the geometry's cosine."
         return torch.round(self.geometry.pairwise_similarity(self.encode_image(images), self.encode_text(texts)) * self.K * math.isqrt(self.S))
 
+# %% ../../nbs/79b_eval.controls.ipynb #ea539973
+BLIND_N, FREQUENCY_N = 4000, 20000
+"Samples of the training split that the blind text control is trained on, and whose texts the word-frequency control counts (HierShapes 2's whole training split)."
+
+def blind_counts(text: str) -> list[float]:
+    "The counts a blind text model sees beside the n-grams: words, content words (`text_words`), repeated content words."
+    c = text_words(text)
+    return [float(len(re.findall(r"[a-z0-9]+", text.lower()))), float(len(c)), float(len(c) - len(set(c)))]
+
+def caption_foil_pairs(ds) -> dict:
+    """{"captions", "foils": [str], "types": [N] HARD_NEGATIVE_TYPES index, "binding": [N] bool or None}: one row per
+    valid foil of every sample of HierShapes-like `ds` (its caption repeated per foil)."""
+    caps, foils, types, binding = [], [], [], []
+    for i in range(len(ds)):
+        s = ds[i]
+        for k, (f, ok) in enumerate(zip(s["hard_negatives"], s["hard_negatives_valid"])):
+            if not ok: continue
+            caps.append(s["captions"]); foils.append(f); types.append(int(s["hard_negative_types"][k]))
+            binding.append(bool(s["hard_negative_binding"][k]) if "hard_negative_binding" in s else None)
+    return {"captions": caps, "foils": foils, "types": np.array(types, dtype=int),
+            "binding": None if not binding or binding[0] is None else np.array(binding, dtype=bool)}
+
+# %% ../../nbs/79b_eval.controls.ipynb #499de425
+class BlindTextModel:
+    """A text-only logistic regression: `captions` (label 1) against `foils` (label 0), each a list of strings, on
+    binary word 1-3-grams (scikit-learn's `CountVectorizer`) and `blind_counts`; `C`: the inverse L2 strength."""
+    def __init__(self, captions: Sequence[str], foils: Sequence[str], C: float = 0.3):
+        if not captions or not foils: raise ValueError(f"a blind text model needs captions and foils, got {len(captions)} and {len(foils)}")
+        texts = list(captions) + list(foils)
+        self.vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"[a-z0-9]+", binary=True).fit(texts)
+        y = np.r_[np.ones(len(captions)), np.zeros(len(foils))]
+        self.regression = LogisticRegression(C=C, max_iter=3000).fit(self.features(texts), y)
+
+    def features(self, texts: Sequence[str]):
+        "The sparse design matrix [N, n-grams + 3] of `texts`."
+        counts = csr_matrix(np.array([blind_counts(t) for t in texts], dtype=float).reshape(len(texts), 3))
+        return hstack([self.vectorizer.transform(list(texts)), counts]).tocsr()
+
+    def score(self, texts: Sequence[str]) -> np.ndarray:
+        "The regression's log-odds that each text is a caption [N] (float64)."
+        return self.regression.decision_function(self.features(texts)).astype(np.float64)
+
+    @classmethod
+    def for_dataset(cls, ds, C: float = 0.3) -> "BlindTextModel":
+        "The blind model of the captions and valid foils of HierShapes-like `ds` (`caption_foil_pairs`)."
+        p = caption_foil_pairs(ds)
+        return cls(p["captions"], p["foils"], C)
+
+# %% ../../nbs/79b_eval.controls.ipynb #c3757d68
+class BlindTextControl(ControlModel):
+    """The blind text control: every image at (1, 0), a text at angle (pi/2) sigmoid(-s) with s its `BlindTextModel`
+    log-odds, so its cosine to any image rises with s and it picks the caption over a foil exactly when the model
+    does. `model`: the blind model; `tokenizer`: the one whose ids it decodes back to text."""
+    def __init__(self, model: BlindTextModel, tokenizer, context_length: int, arch: str = "control:blind", pad_id: int = 0):
+        super().__init__(tokenizer, context_length, 2, "euclidean", arch, pad_id)
+        self.model = model
+        self._text = functools.lru_cache(maxsize=1 << 16)(lambda ids: self.tokenizer.decode(list(ids)) if ids else "")
+
+    def texts(self, tokens: Tensor) -> list[str]:
+        "Each text decoded from its token ids (markers and padding left out)."
+        drop = self.special_ids | {self.pad_id}
+        return [self._text(tuple(t for t in row if t not in drop)) for row in tokens.tolist()]
+
+    def text_features(self, tokens: Tensor) -> Tensor:
+        th = torch.from_numpy(np.pi / 2 * expit(-self.model.score(self.texts(tokens))))
+        return torch.stack([th.cos(), th.sin()], -1).float().to(self.device)
+
+    def image_features(self, images: Tensor) -> Tensor:
+        return torch.tensor([1.0, 0.0], device=self.device).expand(len(images), 2)
+
+# %% ../../nbs/79b_eval.controls.ipynb #a99c6c46
+def training_word_counts(ds) -> Counter:
+    "How often each content word (`text_words`) is said in the captions and box texts of HierShapes-like `ds`."
+    out = Counter()
+    for i in range(len(ds)):
+        s = ds[i]
+        for t in [s["captions"], *s.get("box_texts", [])]: out.update(text_words(t))
+    return out
+
+class FrequencyControl(LengthControl):
+    """The word-frequency control: a text's point is `LengthControl`'s for u * L_max tokens, u its words' mean rarity in
+    `counts` (training content-word counts, `training_word_counts`); the empty text at u = 0, images beyond every text."""
+    def __init__(self, counts: Counter, tokenizer, context_length: int, head: str = "euclidean", arch: str = "control:frequency",
+                 pad_id: int = 0, **kw):
+        super().__init__(tokenizer, context_length, head, arch=arch, pad_id=pad_id, **kw)
+        self.counts = Counter(counts)
+        self.log_max = math.log1p(max(self.counts.values(), default=0)) or 1.0
+        self._text = functools.lru_cache(maxsize=1 << 16)(lambda ids: self.tokenizer.decode(list(ids)) if ids else "")
+
+    def rarity(self, words: Sequence[str]) -> float:
+        "Mean of 1 - log(1 + n_w) / log(1 + max n) over `words` (0 for none)."
+        return float(np.mean([1 - math.log1p(self.counts.get(w, 0)) / self.log_max for w in words])) if words else 0.0
+
+    def text_features(self, tokens: Tensor) -> Tensor:
+        drop = self.special_ids | {self.pad_id}
+        u = [self.rarity(text_words(self._text(tuple(t for t in row if t not in drop)))) for row in tokens.tolist()]
+        return self.position(torch.tensor(u, dtype=torch.float64, device=self.device) * self.max_tokens)
+
 # %% ../../nbs/79b_eval.controls.ipynb #d31699ef
 def control_eval_sets(cfg: EvalCfg) -> list:
     """The distinct HierShapes eval sets (images and box crops) that the benchmarks of `cfg` embed, from the world
@@ -258,13 +362,19 @@ def control_eval_sets(cfg: EvalCfg) -> list:
     return list({d.cache_key: d for d in sets}.values())
 
 # %% ../../nbs/79b_eval.controls.ipynb #76ececc8
-def control_models(eval_cfg: EvalCfg, like: nn.Module) -> dict[str, nn.Module]:
-    """The controls as rows of an evaluation: {"control:length": `LengthControl`, "control:bow": `BagOfWordsControl` built
-    for `control_eval_sets(eval_cfg)`}, with the tokenizer of the model `like` (its context length and padding id); each
-    goes to `run_benchmarks(model, eval_cfg)` like any model. The third control, the untrained model, is a run's `init` row."""
-    kw = dict(pad_id=like.pad_id)
+def control_models(eval_cfg: EvalCfg, like: nn.Module, n_train: int = BLIND_N, n_said: int = FREQUENCY_N) -> dict[str, nn.Module]:
+    """The controls as rows of an evaluation: "control:length" (`LengthControl`), "control:bow" (`BagOfWordsControl` built
+    for `control_eval_sets(eval_cfg)`), "control:blind" (`BlindTextControl`, trained on the captions and foils of
+    `n_train` samples of the training split of the world scored) and "control:frequency" (`FrequencyControl`, the
+    word counts of its first `n_said` samples), with the tokenizer of the model `like` (its context length and padding id); each
+    goes to `run_benchmarks(model, eval_cfg)` like any model. The last control, the untrained model, is a run's `init` row."""
+    kw, provides = dict(pad_id=like.pad_id), WORLDS[eval_cfg.dataset or next(iter(WORLDS))].provides
+    foils = hiershapes_eval_set(eval_cfg, [f for f in ("captions", "hard_negatives", "hard_negative_binding") if f in provides], split="train", n=n_train)
+    said = hiershapes_eval_set(eval_cfg, ["captions", "box_texts"], split="train", n=n_said)
     return {"control:length": LengthControl(like.tokenizer, like.context_length, **kw),
-            "control:bow": BagOfWordsControl(control_eval_sets(eval_cfg), like.tokenizer, like.context_length, **kw)}
+            "control:bow": BagOfWordsControl(control_eval_sets(eval_cfg), like.tokenizer, like.context_length, **kw),
+            "control:blind": BlindTextControl(BlindTextModel.for_dataset(foils), like.tokenizer, like.context_length, **kw),
+            "control:frequency": FrequencyControl(training_word_counts(said), like.tokenizer, like.context_length, **kw)}
 
 # %% ../../nbs/79b_eval.controls.ipynb #c09e2864
 def hiershapes_foil_embeddings(model, split: str, cfg: EvalCfg, accelerator=None) -> dict:

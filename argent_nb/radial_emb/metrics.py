@@ -522,7 +522,8 @@ def check_re(cfg, rp: REBenchParams) -> None:
 @register_benchmark("re", Params=REBenchParams, check=check_re)
 def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     """RE benchmarks: hierarchical retrieval (hier_*) and BREEDS-style pairs (pairs_*) on the HierShapes world of `cfg`,
-    the retrieval also on its held-out subtrees (hier_*_novel_taxa: HierShapes 2 only), + HierarCaps / HyperLex files if set."""
+    the retrieval also on its held-out subtrees (hier_*_novel_taxa: HierShapes 2 only), + HierarCaps / HyperLex files if set.
+    Where the world's tiers are length-free (HierShapes 2.1), hier_* is scored on them and hier_growing_* on the papers' growing tiers."""
     rp = benchmark_params(cfg, "re")
     ds = hiershapes_eval_set(cfg, ["images", "tiers", "rank_labels"])
     emb = embed_dataset(model, ds, ["images", "rank_labels"], cfg.batch_size, accelerator)
@@ -530,6 +531,9 @@ def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     text_set = hiershapes_eval_set(cfg, ["tiers"])              # the same scenes, no images rendered
     tiers = [text_set[i]["tiers"] for i in range(len(ds))]
     out = _hier(model, emb["images"], tiers, geo, accelerator, "hier_")
+    if getattr(text_set, "tiers", None) == "length_free":      # HierShapes 2.1: the papers' growing tiers beside (hier_growing_*)
+        grow = hiershapes_eval_set(cfg, ["tiers"], tiers="growing")
+        out.update(_hier(model, emb["images"], [grow[i]["tiers"] for i in range(len(ds))], geo, accelerator, "hier_growing_"))
     out.update(_pairs(model, ds, emb["images"], emb["rank_labels"], geo, accelerator))
     if rp.novel_taxa and has_novel_taxa(ds) and cfg.split != "novel_taxa":
         out.update({f"{k}_novel_taxa": v for k, v in split_hier(model, cfg, "novel_taxa", geo, accelerator).items()})
