@@ -17,8 +17,8 @@ __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_
            'argent_group', 'guards_group', 'default_plan', 'tiny_plan', 'package_hash', 'snapshot_env',
            'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths', 'world_of', 'read_jobs', 'run_job',
            'run_state', 'run_cost', 'plan_status', 'status_text', 'make_executor', 'job_function', 'job_specs',
-           'job_command', 'run_plan', 'refuse_mixed', 'run_provenance', 'group_items', 'arm_items', 'decide_group',
-           'write_claims', 'read_claims', 'group_runs', 'parser', 'job_shape', 'main']
+           'job_command', 'run_plan', 'refuse_mixed', 'run_provenance', 'group_items', 'arm_items', 'claim_scenes',
+           'decide_group', 'write_claims', 'read_claims', 'group_runs', 'parser', 'job_shape', 'main']
 
 # %% ../nbs/48_experiments.ipynb #3cb128ba
 @dataclass(frozen=True)
@@ -593,16 +593,24 @@ def arm_items(group: Group, labels: Sequence[str], key: str, root: Path):
     x = group_items(group, labels[0], key, root)
     return x if len(labels) == 1 else x - group_items(group, labels[1], key, root)
 
+def claim_scenes(group: Group, c: Claim, root: Path):
+    "The scene of each item of claim `c`'s key where several items come from one scene (foils, PEP pairs), else None."
+    from argent_nb.outcomes import SCENE
+    return group_items(group, c.a[0], c.key + SCENE, root)[0] if c.key.startswith(("foil_", "pep_paired_")) else None
+
 def decide_group(group: Group, root: Path, allow_mixed: bool = False) -> tuple[list[dict], list[dict]]:
-    "(rows, refused): `claim_row` of each claim of `group` (with its `section`), and the claims refused for pooling runs of different versions."
-    from argent_nb.eval.claims import claim_row
+    """(rows, refused): `claim_row` of each claim of `group` (with its `section`, its items clustered by scene where they
+    share one, and `holm`: its verdict after Holm's adjustment over the group's claims, the notebook's family), and the
+    claims refused for pooling runs of different versions."""
+    from argent_nb.eval.claims import claim_row, holm
     rows, refused = [], []
     for c in group.claims:
         names = [n for l in (*c.a, *c.b) for n in group.labels[l]]
         try: mixed = refuse_mixed({n: run_provenance(Path(root) / n) for n in names}, allow=allow_mixed)
         except ValueError as e: refused.append({"claim": c.claim, "reason": str(e)}); continue
         rows.append(claim_row(c.claim, c.paper, arm_items(group, c.a, c.key, root), arm_items(group, c.b, c.key, root), c.direction, c.margin,
-                              paired_seeds=c.paired_seeds) | {"section": c.section, "mixed": mixed})
+                              paired_seeds=c.paired_seeds, groups=claim_scenes(group, c, root)) | {"section": c.section, "mixed": mixed})
+    for r, h in zip(rows, holm([r["decision"] for r in rows])): r["holm"] = h
     return rows, refused
 
 # %% ../nbs/48_experiments.ipynb #2f2fd48d

@@ -211,11 +211,12 @@ def claim_row(claim: str, paper: str, a, b, direction: int = 1, margin: float = 
 # %% ../../nbs/79c_eval.claims.ipynb #9475bf46
 def verdict_table(rows: list[dict], digits: int = 3, level: float | None = None) -> str:
     """The markdown verdict table of `claim_row` rows: claim (with its margin), the paper's number, A and B, A - B with
-    its interval, the verdict (with the winning control where not decidable), Holm's verdict over the rows (`holm`),
+    its interval, the verdict (with the winning control where not decidable), Holm's verdict (a row's `holm`, where
+    the rows' family was larger than the table, else `holm` over the rows),
     the effect the claim could detect, and the test items and seeds (of A / B) it was decided on."""
     f = lambda v: f"{v:+.{digits}f}"
     level = level or (rows[0]["decision"].level if rows else 0.95)
-    adjusted = holm([r["decision"] for r in rows], level)
+    adjusted = [r["holm"] for r in rows] if all("holm" in r for r in rows) else holm([r["decision"] for r in rows], level)
     head = ["claim", "paper", "A", "B", f"A - B [{level:.0%} interval]", "verdict", "Holm", "detectable", "items", "seeds"]
     body = [[r["claim"] + (f" (margin {r['margin']:g})" if r["margin"] else ""), r["paper"], f"{r['A']:.{digits}f}", f"{r['B']:.{digits}f}",
              f"{f(d.diff)} [{f(d.lo)}, {f(d.hi)}]", f"**{d.verdict}**" + (f": {d.note}" if d.note else ""), h,
