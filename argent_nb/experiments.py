@@ -10,15 +10,16 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 # %% auto #0
-__all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_TABLE', 'PEP_NORMS', 'CURVE_EVAL', 'S2_EVAL',
-           'GUARD_WEIGHT', 'GUARD', 'PROBE', 'G65_WEIGHTS', 'G65_GUARDS', 'PLANS', 'JOBS', 'BENCHMARK_MODULES', 'Run',
-           'Claim', 'Table', 'Eval', 'Group', 'plan_runs', 'Need', 'needed', 'slug', 'arm', 'names',
-           'leaderboard_group', 're_group', 'rcme_group', 'ceclip_group', 'argent_claims', 'guard_claims',
-           'argent_group', 'guards_group', 'default_plan', 'tiny_plan', 'package_hash', 'snapshot_env',
-           'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths', 'world_of', 'read_jobs', 'run_job',
-           'run_state', 'run_cost', 'plan_status', 'status_text', 'make_executor', 'job_function', 'job_specs',
-           'job_command', 'run_plan', 'refuse_mixed', 'run_provenance', 'group_items', 'arm_items', 'claim_scenes',
-           'decide_group', 'write_claims', 'read_claims', 'group_runs', 'parser', 'job_shape', 'main']
+__all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_TABLE', 'PEP_NORMS', 'CONTINUED', 'CURVE_EVAL',
+           'S2_EVAL', 'GUARD_WEIGHT', 'GUARD', 'PROBE', 'LONG', 'LONG_EVAL', 'G65_WEIGHTS', 'G65_GUARDS', 'PLANS',
+           'JOBS', 'BENCHMARK_MODULES', 'Run', 'Claim', 'Table', 'Eval', 'Group', 'plan_runs', 'Need', 'needed', 'slug',
+           'arm', 'names', 'leaderboard_group', 're_group', 'rcme_group', 'ceclip_group', 'argent_claims',
+           'guard_claims', 'confound_claims', 'argent_group', 'guards_group', 'default_plan', 'tiny_plan',
+           'package_hash', 'snapshot_env', 'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths',
+           'world_of', 'read_jobs', 'run_job', 'run_state', 'run_cost', 'plan_status', 'status_text', 'make_executor',
+           'job_function', 'job_specs', 'job_command', 'run_plan', 'refuse_mixed', 'run_provenance', 'group_items',
+           'arm_items', 'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'parser',
+           'job_shape', 'main']
 
 # %% ../nbs/48_experiments.ipynb #3cb128ba
 @dataclass(frozen=True)
@@ -130,12 +131,15 @@ def needed(plan: Mapping[str, Group], groups: Sequence[str]) -> dict[str, Need]:
     return out
 
 # %% ../nbs/48_experiments.ipynb #4b297b18
-SEEDS, STEPS, STAGE2, LB = (0, 1, 2), 800, 200, "leaderboard2"
+SEEDS, STEPS, STAGE2, LB = (0, 1, 2, 3, 4), 800, 200, "leaderboard2"    # five seeds: the claims rule's power (79c_eval.claims)
 QUIET = ("train.eval_init=false", "eval.benchmarks=[]")     # runs the groups score item by item: no evaluation of their own
 SCRATCH, STAGE_2 = ("clip", "meru", "hycoclip", "argent"), ("re", "rcme", "ceclip")
 LB_TABLE = Table(f"{LB}/eval", tuple(f"{LB}/{m}_s{s}" for m in (*SCRATCH, *STAGE_2) for s in SEEDS),
                  ("--controls", "benchmarks=[hiershapes,re,pep,tree,ceclip,rcme,norms]", "n=1000"))
 PEP_NORMS = ("benchmarks=[pep,norms]", "n=1000")       # `outcomes.run_record`'s evaluation of a run outside the leaderboard
+
+CONTINUED = tuple(f"claims/ceclip/clip_continued_s{s}" for s in SEEDS)
+"Stage-1 CLIP trained on for the stage-2 budget by CLIP's own loss: the baseline of 60, 62 and 63 that isolates the method from more steps."
 
 def slug(name: str) -> str:
     "A label as a folder name: lower case, every other character '_' ('RE, reg_weight=0' -> 're_reg_weight_0')."
@@ -164,11 +168,12 @@ def leaderboard_group() -> Group:
 
 # %% ../nbs/48_experiments.ipynb #fc37f419
 def re_group() -> Group:
-    "60_experiments_re: RE's ablations (Tables 3 and 5) and its ten claims."
+    "60_experiments_re: RE's ablations (Tables 3 and 5), stage 1 trained on as long (`CONTINUED`, the ceclip group's), and its claims."
     variants = {"RE, reg_weight=0": ["method.re.prior_weight=0"], "EC, alpha=0": ["method.re.loss=ec", "method.re.ec_margin=0"],
                 "RE, root=origin": ["method.re.root=origin"]}
     runs = {k: arm(f"claims/re/{slug(k)}", "re", STAGE2, [*QUIET, *v], stage1=True) for k, v in variants.items()}
-    labels = {"CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)), "RE": names(arm(f"{LB}/re", "re", 0)), **{k: names(v) for k, v in runs.items()}}
+    labels = {"CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)), "RE": names(arm(f"{LB}/re", "re", 0)), **{k: names(v) for k, v in runs.items()},
+              "CLIP (continued)": CONTINUED}
     C = lambda claim, paper, key, a, b, **kw: Claim(claim, paper, key, (a,), (b,), **kw)
     claims = (C("RE raises hierarchical recall over its stage-1 CLIP", "Table 1: R 0.36 -> 0.47", "hier_R", "RE", "CLIP stage 1"),
               C("RE raises tau_d over its stage-1 CLIP", "Table 1: 0.89 -> 0.99", "hier_tau_d", "RE", "CLIP stage 1"),
@@ -180,19 +185,23 @@ def re_group() -> Group:
               C("without the regulariser, text-to-image R@1 is lower", "Table 3: 0.31 -> 0.26", "t2i_R@1", "RE, reg_weight=0", "RE", direction=-1),
               C("RE's loss beats the EC loss with alpha = 0 on recall", "Table 5: 0.47 vs 0.30", "hier_R", "RE", "EC, alpha=0"),
               C("the origin as root is worse on recall", "Table 3: 0.47 -> 0.19", "hier_R", "RE, root=origin", "RE", direction=-1),
-              C("the origin as root is worse on tau_d", "Table 3: 0.99 -> 0.54", "hier_tau_d", "RE, root=origin", "RE", direction=-1))
+              C("the origin as root is worse on tau_d", "Table 3: 0.99 -> 0.54", "hier_tau_d", "RE, root=origin", "RE", direction=-1),
+              C("RE raises tau_d over CLIP trained as long", "(the same steps without RE)", "hier_tau_d", "RE", "CLIP (continued)"),
+              C("RE raises hierarchical recall over CLIP trained as long", "(the same steps without RE)", "hier_R", "RE", "CLIP (continued)"),
+              C("RE raises the length-free PEP direction over CLIP trained as long", "(the same steps without RE)",
+                "pep_paired_reversed_length_free", "RE", "CLIP (continued)"))
     return Group("re", "60_experiments_re", sum(runs.values(), ()), labels, ("retrieval", "pep", "hier"), 1000,
                  (Eval("pep_norms.json", PEP_NORMS, tuple(variants)),), (LB_TABLE,), claims)
 
 # %% ../nbs/48_experiments.ipynb #8500fc2f
 def rcme_group() -> Group:
-    "62_experiments_rcme: RCME's ablations (Tables 5, 6, 7) and its fifteen claims."
+    "62_experiments_rcme: RCME's ablations (Tables 5, 6, 7), stage 1 trained on as long (`CONTINUED`), and its claims."
     variants = {"LE + prior": ["method.rcme.ge_weight=0", "method.rcme.cma_weight=0", "method.rcme.prior_weight=1"],
                 "LE + CMA": ["method.rcme.ge_weight=0"], "LE + GE + prior": ["method.rcme.cma_weight=0", "method.rcme.prior_weight=1"],
                 "RCME, random negatives": ["method.rcme.negatives=random"], "RCME on caption tiers": ["method.rcme.chain=tiers"]}
     runs = {k: arm(f"claims/rcme/{slug(k)}", "rcme", STAGE2, [*QUIET, *v], stage1=True) for k, v in variants.items()}
     labels = {"CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)), **{m: names(arm(f"{LB}/{m.lower()}", m, 0)) for m in ("RE", "RCME")},
-              **{k: names(v) for k, v in runs.items()}}
+              **{k: names(v) for k, v in runs.items()}, "CLIP (continued)": CONTINUED}
     C, ZS = (lambda claim, paper, key, a, b, **kw: Claim(claim, paper, key, (a,), (b,), **kw)), "zs_mean_top1"
     claims = (C("Table 5: GE added to LE + prior raises zero-shot", "41.50 -> 62.97", ZS, "LE + GE + prior", "LE + prior"),
               C("Table 5: GE added to LE + CMA raises zero-shot", "(the paper's row pair is GE + prior -> GE + CMA)", ZS, "RCME", "LE + CMA"),
@@ -202,7 +211,9 @@ def rcme_group() -> Group:
               C("Table 2: RCME beats its stage-1 CLIP at the finest rank", "genus/species: RCME best", "zs_genus_top1", "RCME", "CLIP stage 1"),
               C("Table 2: the baseline keeps the coarsest rank", "kingdom: baselines best", "zs_kingdom_top1", "RCME", "CLIP stage 1", direction=-1),
               C("RCME raises the own-name tau over its stage-1 CLIP", "Table 1: RCME has the highest tau", "taxo_tau", "RCME", "CLIP stage 1"),
-              C("RCME raises the own-name tau on held-out subtrees", "(not in the paper)", "taxo_tau_novel_taxa", "RCME", "CLIP stage 1"))
+              C("RCME raises the own-name tau on held-out subtrees", "(not in the paper)", "taxo_tau_novel_taxa", "RCME", "CLIP stage 1"),
+              C("RCME raises the own-name tau over CLIP trained as long", "(the same steps without RCME)", "taxo_tau", "RCME", "CLIP (continued)"),
+              C("RCME beats CLIP trained as long at the finest rank", "(the same steps without RCME)", "zs_genus_top1", "RCME", "CLIP (continued)"))
     for arm_, how in (("RCME", "rank texts"), ("RCME on caption tiers", "the tiers")):
         claims += (C(f"Table 7, RCME trained on {how}: >= RE on tau_d", "0.991 vs 0.988", "hier_tau_d", arm_, "RE"),
                    C(f"Table 7, RCME trained on {how}: >= RE on recall", "F1 0.241 vs 0.229", "hier_R", arm_, "RE"),
@@ -267,18 +278,29 @@ def guard_claims(keys=(("t2i_R@10", "t2i R@10"), ("zs_mean_top1", "zero-shot"), 
     return out
 
 # %% ../nbs/48_experiments.ipynb #ced92c5d
+LONG = 2400
+LONG_EVAL = ("eval.split=val", "eval.n=500", "eval.benchmarks=[hiershapes]", "eval.hiershapes.novel_taxa=false", "eval.every=200")
+"The confounds' long budget: three times the leaderboard's, with the val curve the runs' own evaluations draw (every 200 steps)."
+
+def confound_claims(keys=(("zs_mean_top1", "zero-shot"), ("t2i_R@10", "t2i R@10"), ("pep_paired_reversed_length_free", "PEP direction"))) -> tuple[Claim, ...]:
+    "ARGENT against released HyCoCLIP where the leaderboard's setting may favour ARGENT: four times the batch, and three times the budget."
+    return tuple(Claim(f"ARGENT > HyCoCLIP, {lab} ({how})", "+0.7 (avg.) / PEP AUC +1.5", k, (f"ARGENT, {how}",), (f"HyCoCLIP, {how}",), paired_seeds=False,
+                       section="confounds") for how in ("batch 256", f"{LONG} steps") for k, lab in keys)
+
 def argent_group() -> Group:
-    "61_experiments_argent: the from-scratch variants, the guard probes, and their claims."
+    "61_experiments_argent: the from-scratch variants, the confounds (batch 256, a 2,400-step budget), the guard probes, and their claims."
     variants = {"HyCoCLIP, mean": ("hycoclip", ["method.hycoclip.entail_variant=mean"]), "ARGENT, release": ("argent", ["method.argent.entail_variant=release"]),
                 "ARGENT, noise 0.3": ("argent", ["data.noise=0.3"]), "HyCoCLIP, noise 0.3": ("hycoclip", ["data.noise=0.3"]),
                 "HyCoCLIP, mean, noise 0.3": ("hycoclip", ["method.hycoclip.entail_variant=mean", "data.noise=0.3"]),
-                "HyCoCLIP + norm, margin 1": ("hycoclip", ["method.hycoclip.norm_weight=1", "method.hycoclip.norm_margin=1"])}
+                "HyCoCLIP + norm, margin 1": ("hycoclip", ["method.hycoclip.norm_weight=1", "method.hycoclip.norm_margin=1"]),
+                **{f"{m}, batch 256": (m.lower(), ["data.batch_size=256"]) for m in ("HyCoCLIP", "ARGENT")}}
     runs = {k: arm(f"claims/argent/{slug(k)}", c, STEPS, [*QUIET, *v]) for k, (c, v) in variants.items()}
+    runs |= {f"{m}, {LONG} steps": arm(f"claims/argent/{m.lower()}_{LONG}", m.lower(), LONG, ["train.eval_init=false", *LONG_EVAL]) for m in ("HyCoCLIP", "ARGENT")}
     runs |= {f"{w}, {g}": tuple(Run(f"claims/guards/{wt}_{gt}_s{s}", "argent_hiershapes.yaml", s, 200, (*PROBE, *wo, *go)) for s in SEEDS)
              for w, (wt, wo) in GUARD_WEIGHT.items() for g, (gt, go) in GUARD.items()}
     labels = {m: names(arm(f"{LB}/{m.lower()}", m, 0)) for m in ("CLIP", "MERU", "HyCoCLIP", "ARGENT")} | {k: names(v) for k, v in runs.items()}
     return Group("argent", "61_experiments_argent", sum(runs.values(), ()), labels, ("retrieval", "zero_shot", "pep", "taxo"), 1000,
-                 (Eval("pep_norms.json", PEP_NORMS, tuple(runs)),), (LB_TABLE,), argent_claims() + guard_claims())
+                 (Eval("pep_norms.json", PEP_NORMS, tuple(runs)),), (LB_TABLE,), argent_claims() + confound_claims() + guard_claims())
 
 # %% ../nbs/48_experiments.ipynb #9d7cc26e
 G65_WEIGHTS = {"w1": ("method.argent.ada_weight=1.0",), "w02": ()}
