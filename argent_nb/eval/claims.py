@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 import numpy as np
-import scipy.stats
 from .report import markdown_table
 
 # %% auto #0
@@ -127,6 +126,7 @@ def decide(a, b, direction: int = 1, stat: Callable | None = None, level: float 
     `margin`") from per-item outcomes `a`, `b` of the same items ([N], [S, N] or [S, N, k]: `runs_array`) by the rule
     above: runs paired by seed (`paired_seeds`; a B of one run is a fixed reference), `stat` the metric (None: the
     mean), items in clusters `groups`, their jackknife in at most `max_blocks` blocks for a `stat`."""
+    import scipy.stats                                          # here, not at import: `train --help` stays light
     a, b = runs_array(a, "a"), runs_array(b, "b")
     if a.shape[1:] != b.shape[1:]:
         raise ValueError(f"a and b must score the same test items: a has items of shape {a.shape[1:]}, b {b.shape[1:]}")

@@ -10,10 +10,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 import numpy as np
 import torch
-from scipy.sparse import csr_matrix, hstack
-from scipy.special import expit
-from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.linear_model import LogisticRegression
 from torch import Tensor, nn
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.geometry import Geometry
@@ -277,6 +273,8 @@ class BlindTextModel:
     binary word 1-3-grams (scikit-learn's `CountVectorizer`) and `blind_counts`; `C`: the inverse L2 strength."""
     def __init__(self, captions: Sequence[str], foils: Sequence[str], C: float = 0.3):
         if not captions or not foils: raise ValueError(f"a blind text model needs captions and foils, got {len(captions)} and {len(foils)}")
+        from sklearn.feature_extraction.text import CountVectorizer        # scikit-learn only where a blind model is built
+        from sklearn.linear_model import LogisticRegression
         texts = list(captions) + list(foils)
         self.vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"[a-z0-9]+", binary=True).fit(texts)
         y = np.r_[np.ones(len(captions)), np.zeros(len(foils))]
@@ -284,6 +282,7 @@ class BlindTextModel:
 
     def features(self, texts: Sequence[str]):
         "The sparse design matrix [N, n-grams + 3] of `texts`."
+        from scipy.sparse import csr_matrix, hstack
         counts = csr_matrix(np.array([blind_counts(t) for t in texts], dtype=float).reshape(len(texts), 3))
         return hstack([self.vectorizer.transform(list(texts)), counts]).tocsr()
 
@@ -313,6 +312,7 @@ class BlindTextControl(ControlModel):
         return [self._text(tuple(t for t in row if t not in drop)) for row in tokens.tolist()]
 
     def text_features(self, tokens: Tensor) -> Tensor:
+        from scipy.special import expit
         th = torch.from_numpy(np.pi / 2 * expit(-self.model.score(self.texts(tokens))))
         return torch.stack([th.cos(), th.sin()], -1).float().to(self.device)
 
