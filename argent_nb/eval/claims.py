@@ -4,7 +4,7 @@
 
 # %% ../../nbs/79c_eval.claims.ipynb #0307f0b2
 from __future__ import annotations
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 import numpy as np
 from .report import markdown_table
