@@ -12,27 +12,32 @@ import torch
 from torch.utils.data import Dataset
 from . import hiershapes as hs1
 from .data import FIELDS, HARD_NEGATIVE_TYPES, expand_fields, rank_negatives
-from .hiershapes import RELATIONS, Caption, crop, parse_with, relation_holds
+from .hiershapes import INVERSE, RELATIONS, Caption, crop, parse_with, relation_holds
 from .registry import DATASETS, DatasetSpec
 from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, own_name,
                                  taxonomic_string, traits, TEXT_FAMILIES)
 
 # %% auto #0
-__all__ = ['VERSION', 'VERSIONS', 'SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS', 'DEFAULT_SIZES', 'P_OTHER_SIZE',
-           'OTHER_SIZE', 'FOIL_TYPES', 'FOIL_SLOTS', 'ONE_WAY', 'TIER_FAMILIES', 'FLAT_TIER_RANKS', 'SUBJECT_MIN_RANK',
-           'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse', 'holds', 'entails', 'scene_facts',
-           'oracle_entails', 'caption_words', 'scene_words', 'binding_only', 'sample_scene', 'naming_table',
-           'first_slot', 'hash_role', 'named_node', 'sample_named_scene', 'render', 'allowed', 'one_way_caption',
-           'foil_candidates', 'pick_foils', 'exchangeable_foil_candidates', 'names_held_out', 'pick_exchangeable_foils',
-           'tier_negative_candidates', 'length_free_tiers', 'length_free_tier_negative_candidates', 'name_ranks',
-           'make_texts', 'rank_negative_texts', 'corruption', 'HierShapes2', 'twin_scene', 'HierShapes2OneWay',
-           'HierShapes2V20']
+__all__ = ['VERSION', 'VERSIONS', 'NOVEL_EITHER_ORDER', 'SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS',
+           'DEFAULT_SIZES', 'P_OTHER_SIZE', 'OTHER_SIZE', 'FOIL_TYPES', 'FOIL_SLOTS', 'ONE_WAY', 'TIER_FAMILIES',
+           'FLAT_TIER_RANKS', 'SUBJECT_MIN_RANK', 'held_out_compositions', 'World', 'world', 'NP', 'Obj', 'parse',
+           'holds', 'entails', 'scene_facts', 'oracle_entails', 'caption_words', 'scene_words', 'binding_only',
+           'sample_scene', 'naming_table', 'first_slot', 'hash_role', 'named_node', 'sample_named_scene', 'render',
+           'allowed', 'one_way_caption', 'foil_candidates', 'pick_foils', 'exchangeable_foil_candidates',
+           'names_held_out', 'pick_exchangeable_foils', 'tier_negative_candidates', 'length_free_tiers',
+           'length_free_tier_negative_candidates', 'name_ranks', 'make_texts', 'rank_negative_texts', 'corruption',
+           'HierShapes2', 'twin_scene', 'HierShapes2OneWay', 'HierShapes2V20']
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #d346e3f5
-VERSION = "2.1"
-"The world's version (`HierShapes2.version`, in every run's provenance); `VERSIONS`: every version a dataset can still draw."
+VERSION = "2.2"
+"""The world's version (`HierShapes2.version`, in every run's provenance); `VERSIONS`: every version a dataset can still draw
+(2.1, a default no result was measured on, is 2.2 without `NOVEL_EITHER_ORDER`)."""
 VERSIONS = {"2.0": "names at a uniform rank, the second object's size tied to the subject's, foils of any one-edit kind, tiers that grow",
-            "2.1": "every name said equally often, sizes independent, foils as likely a priori as their captions, tiers of one length"}
+            "2.2": "every name said equally often, sizes independent, foils as likely a priori as their captions, tiers of one length, "
+                   "novel's captions saying their two objects in either order"}
+NOVEL_EITHER_ORDER = 0.5
+"Probability that a `novel` caption of two objects or more says the second object first (version 2.2; the relation inverted)."
+
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #db4d8160
 SIZES = ("small", "large")
@@ -418,13 +423,15 @@ def make_texts(scene, rng: np.random.Generator, w: World, split: str, negatives:
     validity flags (drawn last, so the other texts are the same either way). The caption and the box texts name each
     object at its rank (2.1: the object's `rank`; 2.0: drawn, `name_ranks`); the last tier is the caption with every
     object named by its leaf; `tiers`: the family (None: `length_free` in 2.1, `growing` in 2.0). The foils are
-    `pick_exchangeable_foils` (2.1) or `pick_foils` (2.0). With `one_way`, every relation is said one way per axis."""
+    `pick_exchangeable_foils` (2.1) or `pick_foils` (2.0). With `one_way`, every relation is said one way per axis; on
+    `novel` (2.2) the second object is said first with probability `NOVEL_EITHER_ORDER`, the relation inverted."""
     s, nps, tiers = scene[0], tuple(o.np() for o in scene), tiers or ("growing" if version == "2.0" else "length_free")
     ranks = name_ranks(scene, rng, split) if version == "2.0" else [o.rank for o in scene]
     named = tuple(NP(p.node[:r + 1], p.size) for p, r in zip(nps, ranks))
     if len(scene) > 1:
         rels = [r for r in RELATIONS if relation_holds(scene[0], scene[1], r)]
         rel = (0, rels[rng.integers(len(rels))], 1)
+        if split == "novel" and version not in ("2.0", "2.1") and rng.random() < NOVEL_EITHER_ORDER: rel = (1, INVERSE[rel[1]], 0)
         full, caption = Caption(nps[:2], rel), Caption(named[:2], rel)
         if one_way: full, caption = one_way_caption(full), one_way_caption(caption)
     else: full, caption = Caption(nps[:1]), Caption(named[:1])
