@@ -213,7 +213,7 @@ class Request:
     plots: Path | None             # where benchmark figures go (None: none)
     baseline: bool                 # evaluate the initial models too
     allow_torchscript: bool = False  # the user's own opt-in (--allow-torchscript); a run's saved config never opts in
-    controls: bool = False         # also score the length-only and bag-of-words controls (`eval.controls`)
+    controls: bool = False         # also score the controls: length, bag of words, blind text model, word frequency (`eval.controls`)
 
 # %% ../nbs/51_evaluate.ipynb #256676df
 def _inside(p: Path, folder: Path) -> bool:
@@ -454,7 +454,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="output folder (default: a new evaluations/<timestamp>); with one run, a FILE.json writes only that run's record")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None, help="also evaluate each run's initial model (default: with several runs)")
     p.add_argument("--allow-torchscript", action="store_true", help="load a TorchScript archive named as a run's model.pretrained: it RUNS CODE stored in the file, so only for a file you trust (a run's saved model.allow_torchscript is never taken)")
-    p.add_argument("--controls", action="store_true", help="also score the controls that must lose: a length-only scorer and a bag-of-words scorer (rows control:length, control:bow)")
+    p.add_argument("--controls", action="store_true", help="also score the controls that must lose: length only, bag of words, a blind text model trained on the train split, word frequency (rows control:length, control:bow, control:blind, control:frequency)")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error; stop at the first model that fails")
     return p
 

@@ -483,7 +483,7 @@ if __name__ == "__main__":
     main()
 
 # %% ../nbs/50_train.ipynb #b8f2d3e1
-REUSE_MAY_CHANGE = ("run.dir", "train.resume", "train.threads", "train.log_with", "model.cache_dir", "eval.plots_dir")
+REUSE_MAY_CHANGE = ("run.dir", "train.resume", "train.threads", "train.log_with", "model.cache_dir", "eval.plots_dir", "data.num_workers")
 "The keys in which a finished run may differ from a request that `train_run` answers with it: where and how it ran."
 
 def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -> Path:

@@ -30,7 +30,7 @@ class DataCfg:
     seed: int = doc(0, "dataset seed (HierShapes: sample i is a function of (seed, split, i))", min=0)
     image_size: int = doc(64, "rendered image size; the model resizes to its own input size", min=8)
     batch_size: int = doc(64, "batch size per process", min=1)
-    num_workers: int = doc(0, "DataLoader workers (0: data made in the training process, fastest on a CPU; on a GPU 8 or more, or HierShapes' rendering holds the step back: nbs/53_gpu_check)", min=0)
+    num_workers: int | None = doc(None, "DataLoader workers (None: 0 on a CPU, where the data is made in the training process, fastest there; on a GPU the usable cores per process, without which HierShapes' rendering holds the step back: nbs/53_gpu_check; a run saves the number it used)", min=0)
     path: str | None = doc(None, "data file or folder of a real dataset (e.g. a HierarCaps train CSV)")
     image_root: str | None = doc(None, "folder of a real dataset's images")
     augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
