@@ -12,12 +12,14 @@ from typing import Callable, Iterable, Mapping, Sequence
 # %% auto #0
 __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_TABLE', 'PEP_NORMS', 'CONTINUED', 'CURVE_EVAL',
            'S2_EVAL', 'GUARD_WEIGHT', 'GUARD', 'PROBE', 'LONG', 'LONG_EVAL', 'G65_WEIGHTS', 'G65_GUARDS', 'PLANS',
-           'JOBS', 'BENCHMARK_MODULES', 'Run', 'Claim', 'Table', 'Eval', 'Group', 'plan_runs', 'Need', 'needed', 'slug',
-           'arm', 'names', 'leaderboard_group', 're_group', 'rcme_group', 'ceclip_group', 'argent_claims',
-           'guard_claims', 'confound_claims', 'argent_group', 'guards_group', 'default_plan', 'tiny_plan',
-           'package_hash', 'snapshot_env', 'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths',
-           'world_of', 'read_jobs', 'run_job', 'run_state', 'run_cost', 'plan_status', 'status_text', 'make_executor',
-           'job_function', 'job_specs', 'job_command', 'run_plan', 'refuse_mixed', 'run_provenance', 'group_items',
+           'JOBS', 'BENCHMARK_MODULES', 'CONTROL_SCOPE', 'CONTROLS', 'CONTROLS_KIND', 'CONTROL_BENCHMARKS', 'Run',
+           'Claim', 'Table', 'Eval', 'Group', 'plan_runs', 'Need', 'needed', 'slug', 'arm', 'names',
+           'leaderboard_group', 're_group', 'rcme_group', 'ceclip_group', 'argent_claims', 'guard_claims',
+           'confound_claims', 'argent_group', 'guards_group', 'default_plan', 'tiny_plan', 'package_hash',
+           'snapshot_env', 'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths', 'world_of',
+           'read_jobs', 'run_job', 'run_state', 'run_cost', 'plan_status', 'status_text', 'make_executor',
+           'job_function', 'job_specs', 'job_command', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken',
+           'untrained_specs', 'control_basis', 'control_values', 'group_controls', 'run_provenance', 'group_items',
            'arm_items', 'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'parser',
            'job_shape', 'main']
 
@@ -597,6 +599,111 @@ def refuse_mixed(records: Mapping, allow: bool = False) -> str | None:
     if problem and not allow: raise ValueError(f"refusing to pool {problem}; allow mixed runs (--allow-mixed) to pool them anyway")
     return problem
 
+# %% ../nbs/48_experiments.ipynb #c48gates
+CONTROL_SCOPE = {"control:bow": ("foil_", "pep_paired_", "hier_tau_d", "taxo_tau")}
+"The key prefixes a control is held to chance on, for a control not held on every key (see above)."
+
+def gates(control: str, key: str) -> bool:
+    "Whether `control`'s value on `key` gates a claim on that key (`CONTROL_SCOPE`; every other control gates every key)."
+    return control not in CONTROL_SCOPE or key.startswith(CONTROL_SCOPE[control])
+
+
+# %% ../nbs/48_experiments.ipynb #c48tieb
+CONTROLS, CONTROLS_KIND = "controls.json", "argent_nb.experiments.controls"
+CONTROL_BENCHMARKS = {"retrieval": "hiershapes", "zero_shot": "hiershapes", "foils": "ceclip", "pep": "pep", "hier": "re", "taxo": "rcme"}
+"The benchmark whose eval sets each outcome family embeds (the bag-of-words control is built for those sets)."
+
+def tie_broken(control, eps: float = 1e-6, seed: int = 0):
+    """`control` (a `79b_eval.controls.ControlModel`) with its ties broken at random: N(0, `eps`^2) noise (seeded) added
+    to each head input, far below the gap between two of its distinct scores (see above); the same object, returned."""
+    import torch
+    g = torch.Generator().manual_seed(seed)
+    def noisy(f):
+        def out(x):
+            y = f(x)
+            return y + eps * torch.randn(y.shape, generator=g, dtype=y.dtype).to(y.device)
+        return out
+    for name in ("text_features", "image_features"): setattr(control, name, noisy(getattr(control, name)))
+    return control
+
+
+# %% ../nbs/48_experiments.ipynb #c48untr
+def untrained_specs(group: Group, root: Path) -> dict[str, dict]:
+    """{name: {"model": a saved `model` group, "seeds": [...]}}: the untrained network of each architecture of `group`'s
+    labelled runs (their config's `model` group without `init_from`), named `untrained:<arch>, <head>` (and a hash of
+    the group where two differ otherwise), at the seeds of its runs (sorted)."""
+    from argent_nb.runs import read_run_config
+    out: dict = {}
+    for name in group.scored():
+        cfg = read_run_config(Path(root) / name)
+        m = {k: v for k, v in (cfg.get("model") or {}).items() if k not in ("init_from", "allow_torchscript")}
+        key = f"untrained:{m.get('arch')}, {m.get('head')}"
+        if key in out and out[key]["model"] != m: key += f" #{hashlib.sha1(json.dumps(m, sort_keys=True, default=str).encode()).hexdigest()[:6]}"
+        spec = out.setdefault(key, {"model": m, "seeds": []})
+        spec["seeds"] = sorted({*spec["seeds"], int((cfg.get("run") or {}).get("seed", 0))})
+    return out
+
+
+# %% ../nbs/48_experiments.ipynb #c48cval
+def control_basis(group: Group, root: Path) -> dict:
+    "What the controls of `group` are scored on: its scoring config (hash), n, families, claim keys, world and untrained architectures with their seeds."
+    from argent_nb.eval.kit import hiershapes_eval_set
+    cfg = scoring_config(group.n)
+    ds = hiershapes_eval_set(cfg, ["captions"])
+    return json.loads(json.dumps({"scoring": hashlib.sha1(repr(cfg).encode()).hexdigest()[:10], "n": group.n, "families": list(group.families),
+                                  "keys": list(dict.fromkeys(c.key for c in group.claims)), "world": {"name": type(ds).__name__, "version": getattr(ds, "version", None)},
+                                  "untrained": {k: v["seeds"] for k, v in untrained_specs(group, root).items()}}))
+
+
+# %% ../nbs/48_experiments.ipynb #c48cvl2
+def control_values(group: Group, root: Path, basis: dict | None = None) -> dict:
+    """The controls' record of `group`: each claim key's chance (`outcomes.key_chance`) and every control's mean on it, on
+    the group's scoring config and families: the four scorers (`control_models`, ties broken) and the untrained network
+    of each architecture (`untrained_specs`: the mean over its seeds, each seed's kept), with the basis and provenance."""
+    import dataclasses
+    import numpy as np
+    from accelerate.utils import set_seed
+    from argent_nb.eval.controls import control_models
+    from argent_nb.outcomes import item_outcomes, key_chance
+    from argent_nb.provenance import provenance
+    from argent_nb.runs import build_run_model
+    basis, cfg, fams = basis or control_basis(group, root), scoring_config(group.n), list(group.families)
+    keys = basis["keys"]
+    score = lambda model: {k: float(v.mean()) for k, v in item_outcomes(model, cfg, fams).items() if k in keys}
+    values, per_seed, like = {}, {}, None
+    for name, spec in untrained_specs(group, root).items():
+        per_seed[name] = {}
+        for s in spec["seeds"]:
+            set_seed(s); model = build_run_model(**spec["model"]); like = like or model
+            per_seed[name][str(s)] = score(model)
+        values[name] = {k: float(np.mean([v[k] for v in per_seed[name].values()])) for k in keys}
+    ctl_cfg = dataclasses.replace(cfg, benchmarks=list(dict.fromkeys([*cfg.benchmarks, *(CONTROL_BENCHMARKS[f] for f in fams)])))
+    for name, ctl in control_models(ctl_cfg, like=like).items(): values[name] = score(tie_broken(ctl))
+    return {"kind": CONTROLS_KIND, "group": group.name, "basis": basis,
+            "keys": {k: {"chance": key_chance(k, cfg), "controls": {n: v[k] for n, v in values.items()}} for k in keys},
+            "untrained_seeds": per_seed, "provenance": provenance(basis["world"])}
+
+
+# %% ../nbs/48_experiments.ipynb #c48gctl
+def group_controls(group: Group, root: Path, say: Callable = print) -> dict:
+    """The controls' record of `group` (`control_values`): read from `<root>/results/<group>/controls.json` where it was
+    scored on the group's current basis (`control_basis`), else scored and written (whole, atomically); ValueError for
+    a file there that the plan did not write (never overwritten)."""
+    f, basis = Path(root) / "results" / group.name / CONTROLS, control_basis(group, root)
+    if f.exists():
+        try: rec = json.loads(f.read_text())
+        except (ValueError, UnicodeDecodeError): rec = None
+        if not isinstance(rec, dict) or rec.get("kind") != CONTROLS_KIND or rec.get("group") != group.name:
+            raise ValueError(f"{f}: not the plan's controls record of group {group.name!r}; move it away to let the plan score the controls")
+        if rec.get("basis") == basis: return rec
+        old = rec.get("basis") if isinstance(rec.get("basis"), dict) else {}
+        say(f"{group.name}: controls scored on another {', '.join(k for k in basis if old.get(k) != basis[k])}: scoring them again")
+    rec = control_values(group, root, basis)
+    f.parent.mkdir(parents=True, exist_ok=True)
+    tmp = f.with_name(f".{f.name}.tmp"); tmp.write_text(json.dumps(rec, indent=1)); os.replace(tmp, f)
+    return rec
+
+
 # %% ../nbs/48_experiments.ipynb #d44c4888
 def run_provenance(d: Path) -> dict | None:
     "The provenance of run folder `d`: its `provenance.json` (the trainer's), else the last done plan job's record, else None."
@@ -620,18 +727,26 @@ def claim_scenes(group: Group, c: Claim, root: Path):
     from argent_nb.outcomes import SCENE
     return group_items(group, c.a[0], c.key + SCENE, root)[0] if c.key.startswith(("foil_", "pep_paired_")) else None
 
-def decide_group(group: Group, root: Path, allow_mixed: bool = False) -> tuple[list[dict], list[dict]]:
+
+# %% ../nbs/48_experiments.ipynb #c48decg
+def decide_group(group: Group, root: Path, allow_mixed: bool = False, controls: bool = True, say: Callable = print) -> tuple[list[dict], list[dict]]:
     """(rows, refused): `claim_row` of each claim of `group` (with its `section`, its items clustered by scene where they
-    share one, and `holm`: its verdict after Holm's adjustment over the group's claims, the notebook's family), and the
-    claims refused for pooling runs of different versions."""
+    share one, `key`, and `holm`: its verdict after Holm's adjustment over the group's claims, the notebook's family), and the
+    claims refused for pooling runs of different versions. With `controls`, each claim is gated by every control's
+    value on its key (`gates`) and the key's `chance` (`group_controls`): a control off chance makes it not decidable;
+    the row keeps every control's value (`controls`) and names those that do not gate it (`not_gating`)."""
     from argent_nb.eval.claims import claim_row, holm
     rows, refused = [], []
+    ctl = group_controls(group, root, say)["keys"] if controls and group.claims else {}
     for c in group.claims:
         names = [n for l in (*c.a, *c.b) for n in group.labels[l]]
         try: mixed = refuse_mixed({n: run_provenance(Path(root) / n) for n in names}, allow=allow_mixed)
         except ValueError as e: refused.append({"claim": c.claim, "reason": str(e)}); continue
         rows.append(claim_row(c.claim, c.paper, arm_items(group, c.a, c.key, root), arm_items(group, c.b, c.key, root), c.direction, c.margin,
-                              paired_seeds=c.paired_seeds, groups=claim_scenes(group, c, root)) | {"section": c.section, "mixed": mixed})
+                              paired_seeds=c.paired_seeds, groups=claim_scenes(group, c, root),
+                              **({"controls": {n: v for n, v in k["controls"].items() if gates(n, c.key)}, "chance": k["chance"]} if (k := ctl.get(c.key)) else {}))
+                    | {"section": c.section, "mixed": mixed, "key": c.key, "chance": k and k["chance"], "controls": k["controls"] if k else {},
+                       "not_gating": [n for n in k["controls"] if not gates(n, c.key)] if k else []})
     for r, h in zip(rows, holm([r["decision"] for r in rows])): r["holm"] = h
     return rows, refused
 
@@ -644,12 +759,12 @@ def _row_json(r: dict) -> dict:
     return json.loads(json.dumps({k: v for k, v in r.items() if k != "decision"} | {"decision": dec}, default=lambda x: x.tolist() if hasattr(x, "tolist") else str(x)))
 
 def write_claims(group: Group, root: Path, allow_mixed: bool = False, say: Callable = print) -> Path:
-    "Decide `group`'s claims and write `<root>/results/<group>/claims.json`, `.md`, `.png`; the folder."
+    "Decide `group`'s claims (gated by its controls, kept beside them as `controls.json`) and write `<root>/results/<group>/claims.json`, `.md`, `.png`; the folder."
     import matplotlib; matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
     from argent_nb.eval.claims import plot_claims, verdict_table
     from argent_nb.provenance import provenance
-    rows, refused = decide_group(group, root, allow_mixed)
+    rows, refused = decide_group(group, root, allow_mixed, say=say)
     out = Path(root) / "results" / group.name; out.mkdir(parents=True, exist_ok=True)
     (out / "claims.json").write_text(json.dumps({"group": group.name, "notebook": group.notebook, "rows": [_row_json(r) for r in rows],
                                                  "refused": refused, "provenance": provenance()}, indent=1))

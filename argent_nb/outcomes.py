@@ -4,7 +4,7 @@
 
 # %% ../nbs/47_outcomes.ipynb #9d097a5a
 from __future__ import annotations
-import hashlib, json, os
+import hashlib, inspect, json, math, os
 from pathlib import Path
 from typing import Callable, Sequence
 import numpy as np
@@ -12,18 +12,19 @@ import torch
 from .core.radial import radial_geometry
 from .core.schema import EvalCfg
 from .eval.controls import foil_margins, foil_masks
-from .eval.hiershapes import held_out_taxa_set, hiershapes_benchmark
+from .eval.hiershapes import held_out_taxa_set, hiershapes_benchmark, hiershapes_chance
 from .eval.kit import entailment_geometry, hiershapes_eval_set
 from .eval.pep import PAIR_KINDS, direction_part_masks, matched_pairs, paired_wins, pep_hiershapes
 from .eval.suite import benchmark_params, shared_embeddings
-from .radial_emb.metrics import has_novel_taxa, split_hier
+from .radial_emb.metrics import has_novel_taxa, hierarchical_predictions, hierarchical_retrieval, split_hier
 from .rcme.metrics import rcme_evaluate
 from .eval.report import text_table
 from .runs import evaluate_run, load_run_model
 
 # %% auto #0
 __all__ = ['SCENE', 'ITEM_FAMILIES', 'PEP_PARTS', 'retrieval_items', 'zero_shot_items', 'foil_items', 'pep_items', 'hier_items',
-           'taxo_items', 'item_outcomes', 'cached_outcomes', 'seed_items', 'run_record', 'pep_parts_table']
+           'taxo_items', 'item_outcomes', 'hier_chance', 'key_chance', 'cached_outcomes', 'seed_items', 'run_record',
+           'pep_parts_table']
 
 # %% ../nbs/47_outcomes.ipynb #da7f0a27
 def retrieval_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
@@ -127,6 +128,44 @@ def item_outcomes(model, cfg: EvalCfg, families: Sequence[str] | None = None, ac
             got = {f: {k: np.asarray(v, dtype=np.float64) for k, v in ITEM_FAMILIES[f](model, cfg, accelerator).items()} for f in names}
         return got if by_family else {k: v for d in got.values() for k, v in d.items()}
     finally: model.train(was)
+
+# %% ../nbs/47_outcomes.ipynb #k47hch
+def hier_chance(tiers: Sequence[Sequence[str]], steps: int | None = None, draws: int = 20, images: int = 200, seed: int = 0) -> dict[str, float]:
+    """Chance of RE's per-image hierarchical `P` and `R` (the paper's procedure, `steps` as the `re` benchmark's default)
+    for images whose tier texts are `tiers` ([N][T], distinct within an image): `P` = T / M exactly and `R` = E[K] / M,
+    K the distinct predictions, simulated on `draws` x `images` random scorers (uniform similarities and radii; `R_se`
+    its Monte-Carlo standard error), M the distinct texts (see above)."""
+    T = {len(ts) for ts in tiers}
+    if len(T) != 1 or any(len(set(ts)) != len(ts) for ts in tiers): raise ValueError("hier_chance: every image needs the same number of distinct tier texts")
+    T, M = T.pop(), len({t for ts in tiers for t in ts})
+    steps = steps or inspect.signature(hierarchical_retrieval).parameters["steps"].default
+    g, ks = torch.Generator().manual_seed(seed), []
+    for _ in range(draws):
+        radii, sim = torch.rand(M, generator=g, dtype=torch.float64), torch.rand(images, M, generator=g, dtype=torch.float64)
+        ks.append((hierarchical_predictions(sim, radii, steps, "paper") >= 0).sum(1).double())
+    k = torch.cat(ks)
+    return {"P": T / M, "R": float(k.mean()) / M, "R_se": float(k.std()) / math.sqrt(len(k)) / M, "M": M, "T": T, "E_K": float(k.mean())}
+
+
+# %% ../nbs/47_outcomes.ipynb #k47kch
+_CHANCES: dict = {}
+
+def key_chance(key: str, cfg: EvalCfg) -> float:
+    """The chance value of per-item key `key` (a key of `ITEM_FAMILIES`' outcomes) on the items `cfg` selects (see above);
+    KeyError naming the key where none is derived."""
+    base, split = (key.removesuffix("_novel_taxa"), "novel_taxa") if key.endswith("_novel_taxa") else (key, cfg.split)
+    if SCENE in key: raise KeyError(f"{key!r} labels items with their scenes; it has no chance value")
+    if base.startswith(("foil_", "pep_paired_")): return 0.5
+    if base in ("hier_tau_d", "taxo_tau"): return 0.0
+    memo = _CHANCES.setdefault(repr(cfg), {})
+    if base.startswith(("i2t_R@", "t2i_R@", "zs_")):
+        if "hiershapes" not in memo: memo["hiershapes"] = hiershapes_chance(cfg)
+        if key in memo["hiershapes"]: return memo["hiershapes"][key]
+    if base in ("hier_P", "hier_R"):
+        if split not in memo: memo[split] = hier_chance([s["tiers"] for s in hiershapes_eval_set(cfg, ["tiers"], split=split)])
+        return memo[split][base.removeprefix("hier_")]
+    raise KeyError(f"no chance value is derived for outcome key {key!r} (47_outcomes.key_chance): a control cannot be judged against it")
+
 
 # %% ../nbs/47_outcomes.ipynb #d8d76930
 def cached_outcomes(folder, cfg: EvalCfg, families: Sequence[str], model: Callable, accelerator=None) -> dict[str, np.ndarray]:

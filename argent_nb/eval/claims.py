@@ -213,7 +213,9 @@ def verdict_table(rows: list[dict], digits: int = 3, level: float | None = None)
     """The markdown verdict table of `claim_row` rows: claim (with its margin), the paper's number, A and B, A - B with
     its interval, the verdict (with the winning control where not decidable), Holm's verdict (a row's `holm`, where
     the rows' family was larger than the table, else `holm` over the rows),
-    the effect the claim could detect, and the test items and seeds (of A / B) it was decided on."""
+    the effect the claim could detect, and the test items and seeds (of A / B) it was decided on; where rows carry
+    `controls`, the controls' values on the claim's metric beside it (and its `chance`, where the row has one; a
+    control the row names in `not_gating` marked so)."""
     f = lambda v: f"{v:+.{digits}f}"
     level = level or (rows[0]["decision"].level if rows else 0.95)
     adjusted = [r["holm"] for r in rows] if all("holm" in r for r in rows) else holm([r["decision"] for r in rows], level)
@@ -222,6 +224,10 @@ def verdict_table(rows: list[dict], digits: int = 3, level: float | None = None)
              f"{f(d.diff)} [{f(d.lo)}, {f(d.hi)}]", f"**{d.verdict}**" + (f": {d.note}" if d.note else ""), h,
              f"{d.detectable:.{digits}f}", str(d.n_items), "/".join(map(str, d.n_seeds))]
             for r, h in zip(rows, adjusted) for d in [r["decision"]]]
+    if any(r.get("controls") for r in rows):
+        cell = lambda r: (f"chance {r['chance']:g}: " if r.get("chance") is not None else "") + "; ".join(f"{k.removeprefix('control:')} {v:.{digits}f}"
+                                                                                + (" (not gating)" if k in r.get("not_gating", ()) else "") for k, v in r.get("controls", {}).items())
+        head, body = head + ["controls"], [b + [cell(r)] for b, r in zip(body, rows)]
     return markdown_table(head, body)
 
 # %% ../../nbs/79c_eval.claims.ipynb #16bda5e0
