@@ -19,9 +19,9 @@ __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_
            'snapshot_env', 'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths', 'world_of',
            'read_jobs', 'run_job', 'run_state', 'run_cost', 'plan_status', 'status_text', 'make_executor',
            'job_function', 'job_specs', 'job_command', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken',
-           'untrained_specs', 'control_basis', 'control_values', 'group_controls', 'run_provenance', 'group_items',
-           'arm_items', 'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'parser',
-           'job_shape', 'main']
+           'untrained_specs', 'key_families', 'control_basis', 'control_values', 'group_controls', 'run_provenance',
+           'group_items', 'arm_items', 'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs',
+           'parser', 'job_shape', 'main']
 
 # %% ../nbs/48_experiments.ipynb #3cb128ba
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class Eval:
 # %% ../nbs/48_experiments.ipynb #c43a7ec3
 @dataclass(frozen=True)
 class Group:
-    "What one results notebook reads: its runs, its arms (`labels`: {label: run names, one per seed}), the outcome families and sample count `n` it scores them on, its evaluations, tables and claims."
+    "What one results notebook reads: its runs, its arms (`labels`: {label: run names, one per seed}), the outcome families and sample count `n` it scores them on, its evaluations, tables and claims; `control_samples`: (training samples of the blind control, of the frequency control's counts), `control_models`' defaults where empty."
     name: str
     notebook: str
     runs: tuple[Run, ...]
@@ -84,6 +84,7 @@ class Group:
     evals: tuple[Eval, ...] = ()
     tables: tuple[Table, ...] = ()
     claims: tuple[Claim, ...] = ()
+    control_samples: tuple[int, ...] = ()
 
     def scored(self) -> list[str]:
         "The run names whose per-item outcomes the group reads: every labelled run, once, in label order."
@@ -327,12 +328,13 @@ def default_plan() -> dict[str, Group]:
     return {g.name: g for g in (leaderboard_group(), re_group(), argent_group(), rcme_group(), ceclip_group(), guards_group())}
 
 def tiny_plan(steps: int = 30, n: int = 100, seeds=(0, 1)) -> dict[str, Group]:
-    "Two methods x `seeds` x `steps` of the micro model (stage-1 CLIP, RE from it), scored on `n` test samples; one claim."
+    "Two methods x `seeds` x `steps` of the micro model (stage-1 CLIP, RE from it), scored on `n` test samples; one claim, its blind and frequency controls built on fewer training samples (CI's time)."
     common = ("model.arch=argent-micro", "data.batch_size=16", "optim.warmup_steps=2", *QUIET)
     clip = tuple(Run(f"tiny/clip_s{s}", "clip_hiershapes_micro.yaml", s, steps, common, save_every=max(1, steps // 3)) for s in seeds)
     re = tuple(Run(f"tiny/re_s{s}", "re_hiershapes.yaml", s, steps, common, f"tiny/clip_s{s}", save_every=max(1, steps // 3)) for s in seeds)
     claim = Claim("RE raises hierarchical recall over its stage-1 CLIP", "Table 1: R 0.36 -> 0.47", "hier_R", ("RE",), ("CLIP stage 1",))
-    return {"tiny": Group("tiny", "48_experiments", clip + re, {"CLIP stage 1": names(clip), "RE": names(re)}, ("retrieval", "hier"), n, claims=(claim,))}
+    return {"tiny": Group("tiny", "48_experiments", clip + re, {"CLIP stage 1": names(clip), "RE": names(re)}, ("retrieval", "hier"), n, claims=(claim,),
+                          control_samples=(1000, 2000))}
 
 PLANS: dict[str, Callable[[], dict]] = {"default": default_plan, "tiny": tiny_plan}
 "The plans the command knows (`--plan NAME`)."
@@ -644,6 +646,14 @@ def untrained_specs(group: Group, root: Path) -> dict[str, dict]:
     return out
 
 
+# %% ../nbs/48_experiments.ipynb #c48kfam
+def key_families(keys: Iterable[str], families: Sequence[str]) -> list[str]:
+    "The outcome families of `families` (`outcomes.ITEM_FAMILIES`' names) that give `keys`, by their prefix; all of `families` for a key of none."
+    of = {"i2t_R@": "retrieval", "t2i_R@": "retrieval", "zs_": "zero_shot", "foil_": "foils", "pep_": "pep", "hier_": "hier", "taxo_": "taxo"}
+    got = [next((f for p, f in of.items() if k.startswith(p)), None) for k in keys]
+    return list(families) if None in got else [f for f in families if f in got]
+
+
 # %% ../nbs/48_experiments.ipynb #c48cval
 def control_basis(group: Group, root: Path) -> dict:
     "What the controls of `group` are scored on: its scoring config (hash), n, families, claim keys, world and untrained architectures with their seeds."
@@ -651,14 +661,14 @@ def control_basis(group: Group, root: Path) -> dict:
     cfg = scoring_config(group.n)
     ds = hiershapes_eval_set(cfg, ["captions"])
     return json.loads(json.dumps({"scoring": hashlib.sha1(repr(cfg).encode()).hexdigest()[:10], "n": group.n, "families": list(group.families),
-                                  "keys": list(dict.fromkeys(c.key for c in group.claims)), "world": {"name": type(ds).__name__, "version": getattr(ds, "version", None)},
+                                  "keys": list(dict.fromkeys(c.key for c in group.claims)), "control_samples": list(group.control_samples), "world": {"name": type(ds).__name__, "version": getattr(ds, "version", None)},
                                   "untrained": {k: v["seeds"] for k, v in untrained_specs(group, root).items()}}))
 
 
 # %% ../nbs/48_experiments.ipynb #c48cvl2
 def control_values(group: Group, root: Path, basis: dict | None = None) -> dict:
     """The controls' record of `group`: each claim key's chance (`outcomes.key_chance`) and every control's mean on it, on
-    the group's scoring config and families: the four scorers (`control_models`, ties broken) and the untrained network
+    the group's scoring config and the families that give its keys (`key_families`): the four scorers (`control_models`, ties broken) and the untrained network
     of each architecture (`untrained_specs`: the mean over its seeds, each seed's kept), with the basis and provenance."""
     import dataclasses
     import numpy as np
@@ -667,8 +677,8 @@ def control_values(group: Group, root: Path, basis: dict | None = None) -> dict:
     from argent_nb.outcomes import item_outcomes, key_chance
     from argent_nb.provenance import provenance
     from argent_nb.runs import build_run_model
-    basis, cfg, fams = basis or control_basis(group, root), scoring_config(group.n), list(group.families)
-    keys = basis["keys"]
+    basis, cfg = basis or control_basis(group, root), scoring_config(group.n)
+    keys = basis["keys"]; fams = key_families(keys, group.families)
     score = lambda model: {k: float(v.mean()) for k, v in item_outcomes(model, cfg, fams).items() if k in keys}
     values, per_seed, like = {}, {}, None
     for name, spec in untrained_specs(group, root).items():
@@ -678,7 +688,7 @@ def control_values(group: Group, root: Path, basis: dict | None = None) -> dict:
             per_seed[name][str(s)] = score(model)
         values[name] = {k: float(np.mean([v[k] for v in per_seed[name].values()])) for k in keys}
     ctl_cfg = dataclasses.replace(cfg, benchmarks=list(dict.fromkeys([*cfg.benchmarks, *(CONTROL_BENCHMARKS[f] for f in fams)])))
-    for name, ctl in control_models(ctl_cfg, like=like).items(): values[name] = score(tie_broken(ctl))
+    for name, ctl in control_models(ctl_cfg, like=like, **dict(zip(("n_train", "n_said"), group.control_samples))).items(): values[name] = score(tie_broken(ctl))
     return {"kind": CONTROLS_KIND, "group": group.name, "basis": basis,
             "keys": {k: {"chance": key_chance(k, cfg), "controls": {n: v[k] for n, v in values.items()}} for k in keys},
             "untrained_seeds": per_seed, "provenance": provenance(basis["world"])}
