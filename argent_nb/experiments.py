@@ -669,28 +669,36 @@ def control_basis(group: Group, root: Path) -> dict:
 def control_values(group: Group, root: Path, basis: dict | None = None) -> dict:
     """The controls' record of `group`: each claim key's chance (`outcomes.key_chance`) and every control's mean on it, on
     the group's scoring config and the families that give its keys (`key_families`): the four scorers (`control_models`, ties broken) and the untrained network
-    of each architecture (`untrained_specs`: the mean over its seeds, each seed's kept), with the basis and provenance."""
+    of each architecture (`untrained_specs`: the mean over its seeds, each seed's kept), each with its standard error
+    (`se`: over the items, clustered by scene, for a scorer; over the seeds for the untrained network), with the basis and provenance."""
     import dataclasses
     import numpy as np
     from accelerate.utils import set_seed
     from argent_nb.eval.controls import control_models
-    from argent_nb.outcomes import item_outcomes, key_chance
+    from argent_nb.eval.claims import cluster_se
+    from argent_nb.outcomes import SCENE, item_outcomes, key_chance
     from argent_nb.provenance import provenance
     from argent_nb.runs import build_run_model
     basis, cfg = basis or control_basis(group, root), scoring_config(group.n)
     keys = basis["keys"]; fams = key_families(keys, group.families)
-    score = lambda model: {k: float(v.mean()) for k, v in item_outcomes(model, cfg, fams).items() if k in keys}
-    values, per_seed, like = {}, {}, None
+    def score(model) -> dict:
+        "{key: (mean, standard error over the items, clustered by scene where a key has scenes)}."
+        out = item_outcomes(model, cfg, fams)
+        return {k: (float(v.mean()), cluster_se(v, out.get(k + SCENE))) for k, v in out.items() if k in keys}
+    values, se, per_seed, like = {}, {}, {}, None
     for name, spec in untrained_specs(group, root).items():
         per_seed[name] = {}
         for s in spec["seeds"]:
             set_seed(s); model = build_run_model(**spec["model"]); like = like or model
-            per_seed[name][str(s)] = score(model)
-        values[name] = {k: float(np.mean([v[k] for v in per_seed[name].values()])) for k in keys}
+            per_seed[name][str(s)] = {k: m for k, (m, _) in score(model).items()}
+        seeds = np.array([[v[k] for k in keys] for v in per_seed[name].values()])
+        values[name] = dict(zip(keys, seeds.mean(0).tolist()))
+        se[name] = dict(zip(keys, (seeds.std(0, ddof=1) / np.sqrt(len(seeds))).tolist() if len(seeds) > 1 else [float("nan")] * len(keys)))
     ctl_cfg = dataclasses.replace(cfg, benchmarks=list(dict.fromkeys([*cfg.benchmarks, *(CONTROL_BENCHMARKS[f] for f in fams)])))
-    for name, ctl in control_models(ctl_cfg, like=like, **dict(zip(("n_train", "n_said"), group.control_samples))).items(): values[name] = score(tie_broken(ctl))
+    for name, ctl in control_models(ctl_cfg, like=like, **dict(zip(("n_train", "n_said"), group.control_samples))).items():
+        sc = score(tie_broken(ctl)); values[name], se[name] = {k: m for k, (m, _) in sc.items()}, {k: e for k, (_, e) in sc.items()}
     return {"kind": CONTROLS_KIND, "group": group.name, "basis": basis,
-            "keys": {k: {"chance": key_chance(k, cfg), "controls": {n: v[k] for n, v in values.items()}} for k in keys},
+            "keys": {k: {"chance": key_chance(k, cfg), "controls": {n: v[k] for n, v in values.items()}, "se": {n: v[k] for n, v in se.items()}} for k in keys},
             "untrained_seeds": per_seed, "provenance": provenance(basis["world"])}
 
 
@@ -705,9 +713,9 @@ def group_controls(group: Group, root: Path, say: Callable = print) -> dict:
         except (ValueError, UnicodeDecodeError): rec = None
         if not isinstance(rec, dict) or rec.get("kind") != CONTROLS_KIND or rec.get("group") != group.name:
             raise ValueError(f"{f}: not the plan's controls record of group {group.name!r}; move it away to let the plan score the controls")
-        if rec.get("basis") == basis: return rec
+        if rec.get("basis") == basis and all("se" in v for v in (rec.get("keys") or {}).values()): return rec
         old = rec.get("basis") if isinstance(rec.get("basis"), dict) else {}
-        say(f"{group.name}: controls scored on another {', '.join(k for k in basis if old.get(k) != basis[k])}: scoring them again")
+        say(f"{group.name}: controls scored on another {', '.join(k for k in basis if old.get(k) != basis[k]) or 'record (no standard errors)'}: scoring them again")
     rec = control_values(group, root, basis)
     f.parent.mkdir(parents=True, exist_ok=True)
     tmp = f.with_name(f".{f.name}.tmp"); tmp.write_text(json.dumps(rec, indent=1)); os.replace(tmp, f)
@@ -754,7 +762,8 @@ def decide_group(group: Group, root: Path, allow_mixed: bool = False, controls: 
         except ValueError as e: refused.append({"claim": c.claim, "reason": str(e)}); continue
         rows.append(claim_row(c.claim, c.paper, arm_items(group, c.a, c.key, root), arm_items(group, c.b, c.key, root), c.direction, c.margin,
                               paired_seeds=c.paired_seeds, groups=claim_scenes(group, c, root),
-                              **({"controls": {n: v for n, v in k["controls"].items() if gates(n, c.key)}, "chance": k["chance"]} if (k := ctl.get(c.key)) else {}))
+                              **({"controls": {n: v for n, v in k["controls"].items() if gates(n, c.key)}, "chance": k["chance"], "controls_se": k.get("se")}
+                                 if (k := ctl.get(c.key)) else {}))
                     | {"section": c.section, "mixed": mixed, "key": c.key, "chance": k and k["chance"], "controls": k["controls"] if k else {},
                        "not_gating": [n for n in k["controls"] if not gates(n, c.key)] if k else []})
     for r, h in zip(rows, holm([r["decision"] for r in rows])): r["holm"] = h

@@ -11,8 +11,8 @@ from .report import markdown_table
 
 # %% auto #0
 __all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'cluster_labels', 'leave_one_out', 'jackknife_var',
-           'difference_parts', 'decide', 'null_runs', 'error_rates', 'holm', 'claim_row', 'verdict_table',
-           'plot_claims']
+           'difference_parts', 'decide', 'null_runs', 'error_rates', 'holm', 'cluster_se', 'off_chance', 'claim_row',
+           'verdict_table', 'plot_claims']
 
 # %% ../../nbs/79c_eval.claims.ipynb #2726cc6b
 VERDICTS = ("holds", "reversed", "inconclusive")
@@ -191,22 +191,39 @@ def holm(decisions: list[Decision], level: float = 0.95) -> list[str]:
         if not passing and out[i] in ("holds", "reversed"): out[i] = "inconclusive"
     return out
 
+# %% ../../nbs/79c_eval.claims.ipynb #83dce279
+def cluster_se(x, groups=None) -> float:
+    """The standard error of the mean of the items `x`, cluster-robust over `groups` (the cluster of each item, e.g. its
+    scene; None: each item its own): sqrt(G / (G - 1) * sum over clusters of (sum of its residuals)^2) / n."""
+    x = np.asarray(x, dtype=float).ravel()
+    if x.size < 2: return float("nan")
+    e = x - x.mean()
+    if groups is None: s, G = e, x.size
+    else: _, inv = np.unique(np.asarray(groups).ravel(), return_inverse=True); s = np.bincount(inv, weights=e); G = s.size
+    return float(np.sqrt(G / (G - 1) * (s ** 2).sum()) / x.size) if G > 1 else float("nan")
+
+# %% ../../nbs/79c_eval.claims.ipynb #99f056c2
+def off_chance(controls: dict, chance: float, tolerance: float = 0.03, controls_se: dict | None = None, z: float = 1.96) -> dict:
+    "{name: value} of the `controls` ({name: value}) farther from `chance` than their band: max(`tolerance`, `z` x the name's standard error in `controls_se`)."
+    return {k: v for k, v in controls.items() if abs(v - chance) > max(tolerance, z * (controls_se or {}).get(k, 0.0))}
+
 # %% ../../nbs/79c_eval.claims.ipynb #2cd80cd0
 def claim_row(claim: str, paper: str, a, b, direction: int = 1, margin: float = 0.0, controls: dict | None = None,
-              chance: float | None = None, tolerance: float = 0.03, **kw) -> dict:
+              chance: float | None = None, tolerance: float = 0.03, controls_se: dict | None = None, z: float = 1.96, **kw) -> dict:
     """A claim decided, as a row of a verdict table: `claim` (its words), `paper` (the paper's number, its words), the
     means `A` and `B` of the per-item outcomes `a`, `b` (`decide`'s inputs, `kw` to it) and `decision` for the claim that
     A is higher (`direction=1`) or lower (-1), or not lower by more than `margin`. `controls` ({name: value on this
-    metric}) and `chance`: a control farther than `tolerance` from chance makes the claim not decidable."""
+    metric}) and `chance`: a control farther from chance than its band, max(`tolerance`, `z` x its standard error in
+    `controls_se`, 0 where not given), makes the claim not decidable."""
     a, b = runs_array(a, "a"), runs_array(b, "b")
     d = decide(a, b, direction, margin=margin, **kw)
     if controls and chance is None: raise ValueError(f"{claim}: controls need the metric's chance value (chance=)")
-    off = {k: v for k, v in (controls or {}).items() if abs(v - chance) > tolerance}
+    off = off_chance(controls or {}, chance, tolerance, controls_se, z)
     if off:
         name = max(off, key=lambda k: abs(off[k] - chance))
         d = replace(d, verdict="not decidable", note=f"{name} {off[name]:.3f} (chance {chance:g})")
     return {"claim": claim, "paper": paper, "A": float(a.mean()), "B": float(b.mean()), "margin": margin, "decision": d,
-            "controls": dict(controls or {})}
+            "controls": dict(controls or {}), "controls_se": dict(controls_se or {})}
 
 # %% ../../nbs/79c_eval.claims.ipynb #9475bf46
 def verdict_table(rows: list[dict], digits: int = 3, level: float | None = None) -> str:
