@@ -317,12 +317,15 @@ def loader_rows(a, consumed: dict, tok) -> list[dict]:
     from argent_nb.core.data import Collator
     from argent_nb.core.registry import get_method
     from argent_nb.core.schema import DataCfg
-    from argent_nb.train import build_dataset
-    default, cores = DataCfg().num_workers, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    from argent_nb.train import build_dataset, data_workers
+    import torch
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    default = DataCfg().num_workers                      # None: the trainer resolves it by device (`train.data_workers`)
+    default = data_workers("cuda" if torch.cuda.is_available() else "cpu", 1) if default is None else default
     rows = []
     for m in [m for m in LOADER_METHODS if m in a.methods]:
         needs = get_method(m).needs
-        for w, what in dict.fromkeys([(1, "1 worker"), (default, f"default data.num_workers={default}"), (cores, f"{cores} workers (one per core)")]):
+        for w, what in dict.fromkeys([(1, "1 worker"), (default, f"default data.num_workers ({default} here)"), (cores, f"{cores} workers (one per core)")]):
             n = a.loader_rounds * max(1, w) * a.batch
             ds = build_dataset(DataCfg(n=n, image_size=a.image_size, batch_size=a.batch), needs, f"method {m!r}")
             say(f"loader: {m} fields, {what}")
