@@ -193,14 +193,14 @@ def holm(decisions: list[Decision], level: float = 0.95) -> list[str]:
 
 # %% ../../nbs/79c_eval.claims.ipynb #83dce279
 def cluster_se(x, groups=None) -> float:
-    """The standard error of the mean of the items `x`, cluster-robust over `groups` (the cluster of each item, e.g. its
-    scene; None: each item its own): sqrt(G / (G - 1) * sum over clusters of (sum of its residuals)^2) / n."""
+    """The standard error of the mean of the items `x`: the rule's delete-a-cluster jackknife (`cluster_labels`,
+    `leave_one_out`, `jackknife_var`) over `groups` (the cluster of each item, e.g. its scene; None: each item its own,
+    where it is s / sqrt(n)); nan with fewer than 2 items or clusters."""
     x = np.asarray(x, dtype=float).ravel()
-    if x.size < 2: return float("nan")
-    e = x - x.mean()
-    if groups is None: s, G = e, x.size
-    else: _, inv = np.unique(np.asarray(groups).ravel(), return_inverse=True); s = np.bincount(inv, weights=e); G = s.size
-    return float(np.sqrt(G / (G - 1) * (s ** 2).sum()) / x.size) if G > 1 else float("nan")
+    g = None if groups is None else np.asarray(groups).ravel()
+    if x.size < 2 or (g is not None and len(np.unique(g)) < 2): return float("nan")
+    inv, G = cluster_labels(x.size, g)
+    return float(np.sqrt(jackknife_var(leave_one_out(x[None], inv, G)[1])[0]))
 
 # %% ../../nbs/79c_eval.claims.ipynb #99f056c2
 def off_chance(controls: dict, chance: float, tolerance: float = 0.03, controls_se: dict | None = None, z: float = 1.96) -> dict:
