@@ -24,8 +24,9 @@ from .provenance import provenance
 
 # %% auto #0
 __all__ = ['NOT_METHOD', 'one_line', 'RunSpec', 'read_run', 'suite_config', 'method_key', 'group_runs', 'init_key',
-           'initial_model', 'Entry', 'EvalError', 'evaluate_model', 'Request', 'check_request', 'control_entries',
-           'evaluate_request', 'aggregate', 'write_outputs', 'Comparison', 'run_request', 'evaluate_parser', 'main']
+           'initial_model', 'Entry', 'EvalError', 'evaluate_model', 'Request', 'check_request', 'reused_record',
+           'control_entries', 'evaluate_request', 'aggregate', 'write_outputs', 'Comparison', 'run_request',
+           'evaluate_parser', 'main']
 
 # %% ../nbs/51_evaluate.ipynb #3740f70d
 def one_line(e: BaseException | str) -> str:
@@ -214,6 +215,7 @@ class Request:
     baseline: bool                 # evaluate the initial models too
     allow_torchscript: bool = False  # the user's own opt-in (--allow-torchscript); a run's saved config never opts in
     controls: bool = False         # also score the controls: length, bag of words, blind text model, word frequency (`eval.controls`)
+    reuse: str | None = None       # a run's own record of this suite (`--out RUN/NAME`), read instead of loading its checkpoint
 
 # %% ../nbs/51_evaluate.ipynb #256676df
 def _inside(p: Path, folder: Path) -> bool:
@@ -245,16 +247,18 @@ def _writable(p: Path, what: str) -> None:
 
 # %% ../nbs/51_evaluate.ipynb #1cc5bd27
 def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str | None = None, baseline: bool | None = None,
-                  config: str | None = None, allow_torchscript: bool = False, controls: bool = False) -> Request:
+                  config: str | None = None, allow_torchscript: bool = False, controls: bool = False, reuse: str | None = None) -> Request:
     """Everything about a request that can be checked before a model is loaded or a file is written: the runs (folder,
     config; with one run, its checkpoint), the suite (`check_eval`: names, values, data files), the output places."""
     if not paths: raise ConfigError("give at least one run folder or checkpoint")
+    if reuse is not None and (Path(reuse).name != reuse or not reuse.endswith(".json")):
+        raise ConfigError(f"--reuse {reuse}: expected the file name of a record in each run folder, e.g. leaderboard.json")
     specs, seen = [read_run(p) for p in paths], {}
     for s in specs:
         k = (s.run.resolve(), s.ckpt.resolve() if s.ckpt else None)
         if k in seen: raise ConfigError(f"{s.path} is the same checkpoint as {seen[k]}: give each run once")
         seen[k] = s.path
-    if len(specs) == 1 and specs[0].problem: raise FileNotFoundError(specs[0].problem)
+    if len(specs) == 1 and specs[0].problem and not (reuse and (specs[0].run / reuse).is_file()): raise FileNotFoundError(specs[0].problem)
     cfg = suite_config(specs[0], overrides, config)
     if cfg.n > MAX_EVAL_N: raise ConfigError(f"n={cfg.n}: at most {MAX_EVAL_N:,} samples (the suite holds every sample's features)")
     check_eval(cfg, prefix="")
@@ -275,7 +279,7 @@ def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str 
     for p, what in ((folder, "--out"), (json_out, "--out"), (plots, "plots_dir")):
         if p is not None: _writable(p, what)                  # a read-only place: said now, not after the evaluation
     rows = {specs[0].run.name: specs} if len(specs) == 1 else group_runs(specs)
-    return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline, allow_torchscript, controls)
+    return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline, allow_torchscript, controls, reuse)
 
 # %% ../nbs/51_evaluate.ipynb #dc52276e
 def _ckpt(p) -> Path | None:
@@ -283,6 +287,17 @@ def _ckpt(p) -> Path | None:
     try: return find_checkpoint(p).resolve()
     except OSError: return None
 
+
+# %% ../nbs/51_evaluate.ipynb #501e00b8
+def reused_record(spec: RunSpec, req: Request) -> dict | None:
+    "The record `req.reuse` in `spec`'s run folder when it holds the numbers of `req`'s suite (its config equal but for `plots_dir`), else None."
+    if not req.reuse or not (f := spec.run / req.reuse).is_file(): return None
+    try: rec = json.loads(f.read_text())
+    except ValueError as e: raise DataFormatError(f"{f}: not a json evaluation record ({e})") from None
+    same = lambda c: json.dumps({k: v for k, v in c.items() if k != "plots_dir"}, sort_keys=True, default=str)
+    if not isinstance(rec, dict) or not isinstance(rec.get("eval"), dict) or not isinstance(rec.get("eval_cfg"), dict):
+        raise DataFormatError(f"{f}: expected an evaluation record with 'eval' and 'eval_cfg' (written by --out RUN/{req.reuse})")
+    return rec if same(rec["eval_cfg"]) == same(json.loads(json.dumps(to_dict(req.cfg), default=str))) else None
 
 # %% ../nbs/51_evaluate.ipynb #f403010a
 def control_entries(req: Request, acc=None, strict: bool = False, say: Callable = print, init: Callable = initial_model) -> list[Entry]:
@@ -302,13 +317,13 @@ def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callabl
                      say: Callable = print) -> list[Entry]:
     """Evaluate every run of `req` (and with `req.baseline` each distinct initial model once, unless it is one of the
     runs, as a stage-1 run is for its stage-2 runs), one model at a time; returns an `Entry` per model, initial models
-    first. Figures go to `plots_dir`/<n>_<run> (one run: `plots_dir`)."""
+    first. Figures go to `plots_dir`/<n>_<run> (one run: `plots_dir`). A run with a record of this suite (`req.reuse`) is read from it."""
     main, ts = acc is None or acc.is_main_process, ({"allow_torchscript": True} if req.allow_torchscript else {})
     todo = [(lab, s) for lab, ss in req.rows.items() for s in ss]
-    inits, rows = {}, {s.ckpt.resolve() for s in req.specs if s.ckpt is not None}
+    inits, rows, dirs = {}, {s.ckpt.resolve() for s in req.specs if s.ckpt is not None}, {s.run.resolve() for s in req.specs}
     for s in (req.specs if req.baseline else []):
         desc, ident = init_key(s)
-        if ident[0] == "init_from" and _ckpt(ident[1]) in rows: continue      # the stage-1 model is a row of its own
+        if ident[0] == "init_from" and (_ckpt(ident[1]) in rows or Path(ident[1]).resolve() in dirs): continue   # the stage-1 model is a row of its own
         inits.setdefault(ident, (desc, s))
     descs, n, entries = list(dict.fromkeys(d for d, _ in inits.values())), len(todo) + len(inits), []
     for i, (ident, (desc, s)) in enumerate(inits.items()):
@@ -320,7 +335,8 @@ def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callabl
     for i, (lab, s) in enumerate(todo):
         e = Entry(lab, "run", str(s.path), s.seed, str(s.ckpt) if s.ckpt else None, s.step, note=s.note)
         say(f"[{len(inits) + i + 1}/{n}] {lab}: {s.path}" + (": no checkpoint" if s.problem else ""))
-        if s.problem: e.error = f"no checkpoint: {s.problem}"
+        if (rec := reused_record(s, req)) is not None: e.results, e.checkpoint, e.step = rec["eval"], rec.get("checkpoint"), rec.get("step")
+        elif s.problem: e.error = f"no checkpoint: {s.problem}"
         else:
             plots = None if req.plots is None or not main else req.plots if len(todo) == 1 else req.plots / f"{i:02d}_{s.run.name}"
             e.results, _, e.error = evaluate_model(lambda: load(s.path, s.cfg, **ts), dataclasses.replace(req.cfg, plots_dir=str(plots) if plots else None), acc, strict, str(s.path))
@@ -455,6 +471,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None, help="also evaluate each run's initial model (default: with several runs)")
     p.add_argument("--allow-torchscript", action="store_true", help="load a TorchScript archive named as a run's model.pretrained: it RUNS CODE stored in the file, so only for a file you trust (a run's saved model.allow_torchscript is never taken)")
     p.add_argument("--controls", action="store_true", help="also score the controls that must lose: length only, bag of words, a blind text model trained on the train split, word frequency (rows control:length, control:bow, control:blind, control:frequency)")
+    p.add_argument("--reuse", default=None, metavar="NAME", help="read a run from its record NAME (written by --out RUN/NAME with this same suite) instead of its checkpoint, which may be gone")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error; stop at the first model that fails")
     return p
 
@@ -465,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> Comparison:
     term = signal.signal(signal.SIGTERM, lambda s, f: sys.exit(128 + s)) if threading.current_thread() is threading.main_thread() else None
     try:                                                   # SIGTERM: exits through the clean-ups (no partial output left)
         paths = [x for x in a.items if "=" not in x or os.path.exists(x)]     # a 300-character key=value is no file name
-        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config, a.allow_torchscript, a.controls)
+        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config, a.allow_torchscript, a.controls, a.reuse)
         except (ValueError, TypeError, OSError) as e:   # every check's kind: a mistake in the request
             if isinstance(e, (ConfigError, FileNotFoundError, DataFormatError)): raise
             raise ConfigError(one_line(e)) from e

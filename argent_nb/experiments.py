@@ -4,21 +4,21 @@
 
 # %% ../nbs/48_experiments.ipynb #e358aaa2
 from __future__ import annotations
-import argparse, hashlib, json, os, shutil, signal, subprocess, sys, tempfile, time
+import argparse, fnmatch, hashlib, json, os, shutil, signal, subprocess, sys, tempfile, time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 # %% auto #0
-__all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_TABLE', 'PEP_NORMS', 'CONTINUED', 'CURVE_EVAL',
-           'S2_EVAL', 'GUARD_WEIGHT', 'GUARD', 'PROBE', 'LONG', 'LONG_EVAL', 'G65_WEIGHTS', 'G65_GUARDS', 'PLANS',
-           'JOBS', 'BENCHMARK_MODULES', 'CONTROL_SCOPE', 'CONTROLS', 'CONTROLS_KIND', 'CONTROL_BENCHMARKS', 'Run',
-           'Claim', 'Table', 'Eval', 'Group', 'plan_runs', 'Need', 'needed', 'slug', 'arm', 'names',
-           'leaderboard_group', 're_group', 'rcme_group', 'ceclip_group', 'argent_claims', 'guard_claims',
+__all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_EVAL', 'LB_RECORD', 'LB_TABLE', 'PEP_NORMS',
+           'CONTINUED', 'CURVE_EVAL', 'S2_EVAL', 'GUARD_WEIGHT', 'GUARD', 'PROBE', 'LONG', 'LONG_EVAL', 'G65_WEIGHTS',
+           'G65_GUARDS', 'PLANS', 'JOBS', 'BENCHMARK_MODULES', 'CONTROL_SCOPE', 'CONTROLS', 'CONTROLS_KIND',
+           'CONTROL_BENCHMARKS', 'Run', 'Claim', 'Table', 'Eval', 'Group', 'plan_runs', 'Need', 'needed', 'slug', 'arm',
+           'names', 'leaderboard_group', 're_group', 'rcme_group', 'ceclip_group', 'argent_claims', 'guard_claims',
            'confound_claims', 'argent_group', 'guards_group', 'default_plan', 'tiny_plan', 'package_hash',
            'snapshot_env', 'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths', 'world_of',
            'read_jobs', 'run_job', 'run_state', 'run_cost', 'plan_status', 'status_text', 'make_executor',
-           'job_function', 'job_specs', 'job_command', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken',
+           'job_function', 'job_specs', 'job_command', 'group_left', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken',
            'untrained_specs', 'key_families', 'control_basis', 'control_values', 'group_controls', 'run_provenance',
            'group_items', 'arm_items', 'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs',
            'parser', 'job_shape', 'main']
@@ -137,8 +137,8 @@ def needed(plan: Mapping[str, Group], groups: Sequence[str]) -> dict[str, Need]:
 SEEDS, STEPS, STAGE2, LB = (0, 1, 2, 3, 4), 800, 200, "leaderboard2"    # five seeds: the claims rule's power (79c_eval.claims)
 QUIET = ("train.eval_init=false", "eval.benchmarks=[]")     # runs the groups score item by item: no evaluation of their own
 SCRATCH, STAGE_2 = ("clip", "meru", "hycoclip", "argent"), ("re", "rcme", "ceclip")
-LB_TABLE = Table(f"{LB}/eval", tuple(f"{LB}/{m}_s{s}" for m in (*SCRATCH, *STAGE_2) for s in SEEDS),
-                 ("--controls", "benchmarks=[hiershapes,re,pep,tree,ceclip,rcme,norms]", "n=1000"))
+LB_EVAL, LB_RECORD = ("benchmarks=[hiershapes,re,pep,tree,ceclip,rcme,norms]", "n=1000"), "leaderboard.json"
+LB_TABLE = Table(f"{LB}/eval", tuple(f"{LB}/{m}_s{s}" for m in (*SCRATCH, *STAGE_2) for s in SEEDS), ("--controls", "--reuse", LB_RECORD, *LB_EVAL))
 PEP_NORMS = ("benchmarks=[pep,norms]", "n=1000")       # `outcomes.run_record`'s evaluation of a run outside the leaderboard
 
 CONTINUED = tuple(f"claims/ceclip/clip_continued_s{s}" for s in SEEDS)
@@ -167,7 +167,8 @@ def leaderboard_group() -> Group:
     main = sum((arm(f"{LB}/{m}", m, STEPS, QUIET) for m in SCRATCH), ()) + sum((arm(f"{LB}/{m}", m, STAGE2, QUIET, stage1=True) for m in STAGE_2), ())
     labels = {m: names(arm(f"{LB}/{m}", m, 0)) for m in (*SCRATCH, *STAGE_2)} | {"clip, seed 0": (f"{LB}/clip_s0",)}
     s1_val = Eval("val.json", tuple(a.removeprefix("eval.") for a in S2_EVAL if "every" not in a), ("clip, seed 0",))
-    return Group("leaderboard", "66_leaderboard", curves + main, labels, evals=(s1_val,), tables=(LB_TABLE,))
+    each = Eval(LB_RECORD, LB_EVAL, (*SCRATCH, *STAGE_2))       # each run's row of the table, kept in its folder: the table reads it (`--reuse`)
+    return Group("leaderboard", "66_leaderboard", curves + main, labels, evals=(s1_val, each), tables=(LB_TABLE,))
 
 # %% ../nbs/48_experiments.ipynb #fc37f419
 def re_group() -> Group:
@@ -535,8 +536,10 @@ def job_function(spec_file: Path, code: Path):
     return submitit.helpers.CommandFunction([sys.executable, "-m", "argent_nb.experiments", "job", str(spec_file)], cwd=code, env=snapshot_env(code), verbose=False)
 
 # %% ../nbs/48_experiments.ipynb #4937244b
-def job_specs(plan: Mapping[str, Group], groups: Sequence[str], root: Path, configs: Path, threads: int = 1, gpus: int = 0) -> dict[str, dict]:
-    "{job name: spec} of every run and table of `groups` that is not done, start runs first, tables last."
+def job_specs(plan: Mapping[str, Group], groups: Sequence[str], root: Path, configs: Path, threads: int = 1, gpus: int = 0,
+              only: Sequence[str] = ()) -> dict[str, dict]:
+    """{job name: spec} of every run and table of `groups` that is not done, start runs first, tables last; with `only`
+    (glob patterns of job names), the jobs that match and the runs they need (a run its start run, a table its runs)."""
     root, out = Path(root).resolve(), {}
     for name, need in needed(plan, groups).items():
         if (s := run_state(root / name, need)) == "done": continue
@@ -547,7 +550,10 @@ def job_specs(plan: Mapping[str, Group], groups: Sequence[str], root: Path, conf
         if not (root / t.out / "results.json").is_file():
             out[t.out] = {"kind": "table", "name": t.out, "dir": str(root / t.out), "state": "missing", "after": list(t.runs),
                           "runs": [str(root / r) for r in t.runs], "args": list(t.args), "threads": threads, "gpus": gpus}
-    return out
+    if not only: return out
+    keep = {n for n in out if any(fnmatch.fnmatchcase(n, pat) for pat in only)}
+    while new := {a for n in keep for a in out[n]["after"] if a in out and out[a]["kind"] == "run"} - keep: keep |= new
+    return {n: s for n, s in out.items() if n in keep}
 
 def job_command(spec: dict) -> str:
     "The command line a spec stands for (what `--dry-run` prints)."
@@ -556,11 +562,19 @@ def job_command(spec: dict) -> str:
     parts += [f"score {','.join(f)} on n={n}" for n, f in spec["scores"]] + [f"python -m argent_nb.evaluate {spec['dir']} {' '.join(a)} --out {spec['dir']}/{o}" for o, a in spec["evals"]]
     return " && ".join(parts)
 
+# %% ../nbs/48_experiments.ipynb #c69baa32
+def group_left(plan: Mapping[str, Group], group: str, root: Path) -> int:
+    "How many runs (trained, scored and evaluated as the plan needs) and tables of `group` are not done: its claims wait for 0."
+    root, g = Path(root), plan[group]
+    return sum(run_state(root / n, need) != "done" for n, need in needed(plan, [group]).items()) + sum(not (root / t.out / "results.json").is_file() for t in g.tables)
+
 # %% ../nbs/48_experiments.ipynb #8f951d17
 def run_plan(plan: Mapping[str, Group], groups: Sequence[str], root: Path, configs: Path, jobs: int = 2, threads: int = 1, cluster: str = "local",
-             gpus: int = 0, dry_run: bool = False, allow_mixed: bool = False, poll_s: float = 1.0, say: Callable = print, package: Path | None = None, **executor) -> dict:
-    "Train, resume, score and evaluate what `groups` of `plan` lack (`jobs` at a time through submitit), then decide their claims; {job: failure reason} of the failed."
-    root = Path(root).resolve(); specs, failed = job_specs(plan, groups, root, configs, threads, gpus), {}
+             gpus: int = 0, dry_run: bool = False, allow_mixed: bool = False, poll_s: float = 1.0, say: Callable = print, package: Path | None = None,
+             only: Sequence[str] = (), **executor) -> dict:
+    """Train, resume, score and evaluate what `groups` of `plan` lack (`jobs` at a time through submitit; `only`: the runs
+    matching these patterns), then decide the claims of each group that is complete; {job: failure reason} of the failed."""
+    root = Path(root).resolve(); specs, failed = job_specs(plan, groups, root, configs, threads, gpus, only), {}
     if dry_run:
         for s in specs.values(): say(f"[{s['state']}] {job_command(s)}")
         return {}
@@ -589,7 +603,9 @@ def run_plan(plan: Mapping[str, Group], groups: Sequence[str], root: Path, confi
                 else: say(f"done: {name} ({rec['wall_s']:.0f} s wall, {rec['cpu_s']:.0f} CPU s)")
             time.sleep(poll_s if running else 0)
     for g in groups:
-        if plan[g].claims and not any(n in failed for n in needed(plan, [g])): write_claims(plan[g], root, allow_mixed, say)
+        if not plan[g].claims: continue
+        if left := group_left(plan, g, root): say(f"{g}: claims not decided yet: {left} run(s) or table(s) not done")
+        else: write_claims(plan[g], root, allow_mixed, say)
     return failed
 
 # %% ../nbs/48_experiments.ipynb #d20fdc02
@@ -826,6 +842,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--partition", default=None, help="Slurm partition"); p.add_argument("--gpus-per-job", type=int, default=None, help="GPUs per job (default: 1 where there are GPUs)")
     p.add_argument("--time-min", type=int, default=24 * 60, help="time limit of a job in minutes (default: a day)")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    p.add_argument("--only", action="append", default=[], metavar="GLOB", help="only the runs whose names match (repeatable; e.g. 'leaderboard2/clip_s*'), with the runs they need (a start run, a table's runs)")
     p.add_argument("--code", default=None, help="the package folder the runs import a snapshot of (default: the argent_nb imported here)")
     p.add_argument("--allow-mixed", action="store_true", help="decide claims over runs of different code or world versions (the difference is recorded)")
     return p
@@ -853,7 +870,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     jobs, threads, gpus = job_shape(a.jobs, a.threads, a.gpus_per_job, a.cluster, cores, torch.cuda.device_count())
     failed = run_plan(plan, groups, root, Path(a.configs), jobs, threads, a.cluster, gpus, a.dry_run, a.allow_mixed,
-                      package=a.code, partition=a.partition, time_min=a.time_min)
+                      package=a.code, partition=a.partition, time_min=a.time_min, only=a.only)
     if failed: print(f"{len(failed)} job(s) failed:\n" + "\n".join(f"  {k}: {v}" for k, v in failed.items()), file=sys.stderr)
     return 1 if failed else 0
 
