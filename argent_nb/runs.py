@@ -436,7 +436,7 @@ def read_run_config(run_dir: str | Path) -> dict:
 
 # %% ../nbs/45_runs.ipynb #b3f0a001
 RESUME_MAY_CHANGE = ("run.dir", "train.steps", "train.epochs", "train.resume", "train.save_every", "train.keep", "train.log_every",
-                     "train.log_with", "train.threads", "model.cache_dir", "model.allow_torchscript", "data.num_workers", "eval.")
+                     "train.log_with", "train.threads", "train.summary", "model.cache_dir", "model.allow_torchscript", "data.num_workers", "eval.")
 "The keys a resumed run may change (one ending in '.' stands for its group): any other change continues another run than the saved one."
 
 def _flat_with_defaults(c: dict) -> dict:

@@ -17,7 +17,7 @@ from .core.config import ConfigError, config_help, load_config, save_config, to_
 from .core.data import Collator, check_fields
 from .core.models import unwrap_model
 from .core.schema import DataCfg, OptimCfg, default_config, resolve_eval_world
-from .eval.report import results_table
+from .eval.report import results_table, summary
 from .eval.suite import check_benchmarks, check_eval, bar_disable, run_benchmarks
 from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
                             CheckpointMismatch, check_resume_config, check_run_dir, load_training_state, lock_run, resume_point,
@@ -408,7 +408,10 @@ def finish(run: Run, results: dict, quiet: bool = False) -> dict:
         write_json({k: v for k, v in results.items() if k != "run_dir"}, run.run_dir / EVAL)
         plot_run(run.run_dir)
         rows = {**({"init (step 0)": results["init"]} if "init" in results else {}), f"{run.method.name} (step {run.state.step})": results["eval"]}
-        run.say("\n" + results_table(rows, width=shutil.get_terminal_size((120, 24)).columns) + f"\n\nrun folder: {run.run_dir}")
+        short = {k: summary(v, run.cfg.train.summary) for k, v in rows.items()}
+        more = len(results["eval"]) - len(short[f"{run.method.name} (step {run.state.step})"])
+        run.say("\n" + results_table(short, width=shutil.get_terminal_size((120, 24)).columns)
+                + (f"\n({more} more metrics in eval.json)" if more else "") + f"\n\nrun folder: {run.run_dir}")
     acc.wait_for_everyone()
     acc.end_training()
     return results
@@ -483,7 +486,7 @@ if __name__ == "__main__":
     main()
 
 # %% ../nbs/50_train.ipynb #b8f2d3e1
-REUSE_MAY_CHANGE = ("run.dir", "train.resume", "train.threads", "train.log_with", "model.cache_dir", "eval.plots_dir", "data.num_workers")
+REUSE_MAY_CHANGE = ("run.dir", "train.resume", "train.threads", "train.log_with", "train.summary", "model.cache_dir", "eval.plots_dir", "data.num_workers")
 "The keys in which a finished run may differ from a request that `train_run` answers with it: where and how it ran."
 
 def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -> Path:

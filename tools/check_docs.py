@@ -10,7 +10,7 @@ does, one notebook at a time, into a temporary folder) and names each notebook t
     python tools/check_docs.py                 # every notebook
     python tools/check_docs.py nbs/04_core.lorentz.ipynb
 """
-import os, sys, tempfile, warnings
+import argparse, os, sys, tempfile, warnings
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -20,8 +20,12 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 def main(argv=None):
     from nbdev.processors import FilterDefaults
     from nbdev.serve_drv import main as process
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("notebooks", nargs="*", help="notebooks to check (default: every notebook of nbs/)")
+    a = p.parse_args(argv)
     root = Path(__file__).resolve().parent.parent / "nbs"
-    files = [Path(f).resolve() for f in (argv if argv is not None else sys.argv[1:])] or sorted(root.glob("[!_.]*.ipynb"))
+    if missing := [f for f in a.notebooks if not Path(f).is_file()]: p.error(f"no such notebook: {missing[0]}")
+    files = [Path(f).resolve() for f in a.notebooks] or sorted(root.glob("[!_.]*.ipynb"))
     failed = []
     with tempfile.TemporaryDirectory() as out:
         for f in files:

@@ -77,6 +77,7 @@ class TrainCfg:
     cpu: bool = doc(False, "force CPU even when a GPU is present")
     threads: int | None = doc(None, "torch threads per process; None: on the CPU, the usable cores / processes on this machine (also under `accelerate launch`, which sets OMP_NUM_THREADS=1 unless told), unless you set OMP_NUM_THREADS", min=1)
     log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
+    summary: list[str] | None = doc(None, "metrics the final table prints, as glob patterns (['*'] for all); None: each benchmark's headline (eval.report.SUMMARY); all are in eval.json")
 
 # %% ../../nbs/00a_core.schema.ipynb #da64385a
 WORLDS = {"hiershapes2": HierShapes2, "hiershapes": HierShapes, "hiershapes2_one_way": HierShapes2OneWay, "hiershapes2_v2.0": HierShapes2V20}

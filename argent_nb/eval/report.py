@@ -10,8 +10,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 # %% auto #0
-__all__ = ['FAMILIES', 'text_table', 'results_table', 'seed_halfwidth', 'table_cells', 'markdown_table', 'metric_family',
-           'plot_table', 'figure_path', 'save_figure']
+__all__ = ['SUMMARY', 'FAMILIES', 'text_table', 'results_table', 'summary', 'seed_halfwidth', 'table_cells', 'markdown_table',
+           'metric_family', 'plot_table', 'figure_path', 'save_figure']
 
 # %% ../../nbs/79a_eval.report.ipynb #7a83b6a3
 def text_table(head: Sequence[str], body: Sequence[Sequence[str]], width: int | None = None, keep: int = 1) -> str:
@@ -36,6 +36,17 @@ def results_table(rows: Mapping[str, Mapping[str, float]], digits: int = 4, widt
     fmt = lambda v: "-" if v is None else f"{float(v):.{digits}f}"
     body = [[str(m)] + [fmt(r.get(c)) for c in cols] for m, r in rows.items()]
     return text_table(["method"] + [str(c) for c in cols], body, width)
+
+# %% ../../nbs/79a_eval.report.ipynb #1c5ecb2f
+SUMMARY = ("i2t_R@10", "t2i_R@10", "zs_mean_top1", "hier_P", "hier_R", "hier_tau_d", "pep_paired_reversed_length_free",
+           "pep_paired_contradiction", "tree_TIE", "foil_mean_binding_seen", "taxo_tau", "rank_zs_mean_top1", "norm_erank_image", "norm_erank_text")
+"Each benchmark's headline metrics: what the trainer prints unless `train.summary` names others."
+
+def summary(results: Mapping[str, float], patterns: Sequence[str] | None = None) -> dict:
+    "The metrics of `results` that match one of the glob `patterns` (default: `SUMMARY`), in the order of `results`."
+    import fnmatch
+    pats = SUMMARY if patterns is None else tuple(patterns)
+    return {k: v for k, v in results.items() if any(fnmatch.fnmatchcase(k, p) for p in pats)}
 
 # %% ../../nbs/79a_eval.report.ipynb #ba675b02
 def seed_halfwidth(std: float | None, n: int, level: float = 0.95) -> float | None:
