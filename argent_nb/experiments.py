@@ -195,7 +195,7 @@ def re_group() -> Group:
               C("RE raises the length-free PEP direction over CLIP trained as long", "(the same steps without RE)",
                 "pep_paired_reversed_length_free", "RE", "CLIP (continued)"))
     return Group("re", "60_experiments_re", sum(runs.values(), ()), labels, ("retrieval", "pep", "hier"), 1000,
-                 (Eval("pep_norms.json", PEP_NORMS, tuple(variants)),), (LB_TABLE,), claims)
+                 (Eval("pep_norms.json", PEP_NORMS, (*variants, "CLIP (continued)")),), (LB_TABLE,), claims)
 
 # %% ../nbs/48_experiments.ipynb #8500fc2f
 def rcme_group() -> Group:

@@ -177,7 +177,7 @@ def cached_outcomes(folder, cfg: EvalCfg, families: Sequence[str], model: Callab
     if missing := [f for f in families if not path(f).exists()]:
         for f, got in item_outcomes(model(), cfg, missing, accelerator, by_family=True).items():
             tmp = path(f).with_name(path(f).stem + ".tmp.npz")
-            np.savez(tmp, **got)
+            np.savez_compressed(tmp, **got)
             os.replace(tmp, path(f))
     out = {}
     for f in families:
