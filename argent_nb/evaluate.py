@@ -4,7 +4,7 @@
 
 # %% ../nbs/51_evaluate.ipynb #28fb2d83
 from __future__ import annotations
-import argparse, csv, dataclasses, datetime, errno, functools, gc, hashlib, json, os, random, shutil, signal, sys, tempfile, threading
+import argparse, csv, dataclasses, datetime, errno, functools, gc, hashlib, json, os, random, shutil, signal, sys, tempfile, textwrap, threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -461,10 +461,11 @@ def evaluate_parser() -> argparse.ArgumentParser:
     "The command line's parser (its `--help` is saved with the package: `tools/save_help.py`)."
     p = argparse.ArgumentParser(
         prog="python -m argent_nb.evaluate", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Evaluate one or several runs (run folders or checkpoints) with one suite and write one table: methods as rows "
-                    "(runs that differ only in run.seed averaged: mean ± std), metrics as columns, the initial models as 'init' rows.",
-        epilog="keys (key=value or eval.key=value; defaults shown; the first run's `eval` group and then the command line override them):\n"
-               + config_help(eval_config_class()()) + f"\n\nbenchmarks: {sorted(BENCHMARKS)}; each has its own group of keys (`pep.*`, `re.*`, ...)")
+        description=textwrap.fill("Evaluate one or several runs (run folders or checkpoints) with one suite and write one table: methods as "
+                                  "rows (runs that differ only in run.seed averaged: mean ± std), metrics as columns, the initial models as 'init' rows.", 100),
+        epilog=textwrap.fill("keys (key=value or eval.key=value; defaults shown; the first run's `eval` group and then the command line override them):", 100)
+               + "\n\n" + config_help(eval_config_class()())
+               + "\n\n" + textwrap.fill(f"benchmarks: {sorted(BENCHMARKS)}; each has its own group of keys (`pep.*`, `re.*`, ...)", 100))
     p.add_argument("items", nargs="+", metavar="RUN | key=value", help="run folders (holding config.yaml) or checkpoints inside them, and eval config overrides, e.g. n=500 split=novel")
     p.add_argument("--config", default=None, action=Once, help="yaml file of evaluation keys, nested by group (e.g. configs/eval_argent_table.yaml); the key=value arguments override it")
     p.add_argument("--out", default=None, help="output folder (default: a new evaluations/<timestamp>); with one run, a FILE.json writes only that run's record")

@@ -17,11 +17,11 @@ __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_
            'names', 'leaderboard_group', 're_group', 'rcme_group', 'ceclip_group', 'argent_claims', 'guard_claims',
            'confound_claims', 'argent_group', 'guards_group', 'default_plan', 'tiny_plan', 'package_hash',
            'snapshot_env', 'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths', 'world_of',
-           'read_jobs', 'run_job', 'run_state', 'run_cost', 'plan_status', 'status_text', 'make_executor',
-           'job_function', 'job_specs', 'job_command', 'group_left', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken',
-           'untrained_specs', 'key_families', 'control_basis', 'control_values', 'group_controls', 'run_provenance',
-           'group_items', 'arm_items', 'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs',
-           'parser', 'job_shape', 'main']
+           'read_jobs', 'run_job', 'run_state', 'run_cost', 'step_rates', 'run_status', 'plan_status', 'status_text',
+           'make_executor', 'job_function', 'job_specs', 'job_command', 'group_left', 'run_plan', 'refuse_mixed',
+           'gates', 'tie_broken', 'untrained_specs', 'key_families', 'control_basis', 'control_values',
+           'group_controls', 'run_provenance', 'group_items', 'arm_items', 'claim_scenes', 'decide_group',
+           'write_claims', 'read_claims', 'group_runs', 'parser', 'job_shape', 'main']
 
 # %% ../nbs/48_experiments.ipynb #3cb128ba
 @dataclass(frozen=True)
@@ -487,34 +487,48 @@ def run_cost(d: Path) -> dict:
             "gpu_s": sum(gpu(j) for j in jobs if (j.get("provenance") or {}).get("machine", {}).get("gpus")), "attempts": len(jobs)}
 
 # %% ../nbs/48_experiments.ipynb #b4b9757c
+def step_rates(plan: Mapping[str, Group], root: Path) -> dict[str, list[float]]:
+    "{config file: CPU seconds per step of each of its runs that is trained}, from the runs' job records: what `plan_status` estimates with."
+    out: dict = {}
+    for name, r in plan_runs(plan).items():
+        c = run_cost(Path(root) / name)
+        if c["cpu_s"] and run_state(Path(root) / name) in ("done", "unscored"): out.setdefault(r.config, []).append(c["cpu_s"] / r.steps)
+    return out
+
+def run_status(d: Path, need: Need, rates: Mapping[str, list]) -> dict:
+    "One run's state, its measured cost and, unless done, the CPU seconds it should still take (its config's mean rate, else every run's; None: none measured)."
+    from argent_nb.runs import read_metrics
+    s, c, every = run_state(d, need), run_cost(d), [v for vs in rates.values() for v in vs]
+    rate = rates.get(need.run.config) or every
+    done_steps = max([m["step"] for m in read_metrics(d, "loss")] or [0]) if s == "partial" else 0
+    left = 0.0 if s not in ("missing", "partial", "failed") else sum(rate) / len(rate) * (need.run.steps - done_steps) if rate else None
+    cpus = {(j.get("provenance") or {}).get("machine", {}).get("cpu") for j in read_jobs(d)} - {None}
+    return {"state": s, "cpu_s": c["cpu_s"], "gpu_s": c["gpu_s"], "left_cpu_s": left, "cpus": cpus}
+
 def plan_status(plan: Mapping[str, Group], groups: Sequence[str], root: Path) -> dict:
-    "{group: {'states': {state: [run names]}, 'cpu_s', 'gpu_s', 'left_cpu_s' (None: nothing measured yet)}}, from the run folders' records."
-    root, out = Path(root), {}
-    per_step: dict = {}
-    for name, r in plan_runs(plan).items():                          # CPU seconds per step of every done run, by config
-        c = run_cost(root / name)
-        if c["cpu_s"] and run_state(root / name) in ("done", "unscored"): per_step.setdefault(r.config, []).append(c["cpu_s"] / r.steps)
-    every = [v for vs in per_step.values() for v in vs]
+    """{group: {'states': {state: [run names]}, 'cpu_s', 'gpu_s', 'left_cpu_s' (None: nothing measured yet), 'cpus': the CPU
+    models the runs ran on}}, from the run folders' records; with several groups, 'all' counts each of their runs once."""
+    root, rates, seen, out = Path(root), step_rates(plan, root), {}, {}
+    def total(runs: Mapping[str, dict]) -> dict:
+        lefts = [r["left_cpu_s"] for r in runs.values()]
+        states: dict = {}
+        for n, r in runs.items(): states.setdefault(r["state"], []).append(n)
+        return {"states": states, "cpu_s": sum(r["cpu_s"] for r in runs.values()), "gpu_s": sum(r["gpu_s"] for r in runs.values()),
+                "left_cpu_s": None if None in lefts else sum(lefts), "cpus": set().union(*(r["cpus"] for r in runs.values()))}
     for g in groups:
-        needs = needed(plan, [g]); states: dict = {}; cpu = gpu = left = 0.0
-        for name, need in needs.items():
-            d = root / name; s = run_state(d, need); states.setdefault(s, []).append(name)
-            c = run_cost(d); cpu += c["cpu_s"]; gpu += c["gpu_s"]
-            if s in ("missing", "partial", "failed") and (rate := per_step.get(need.run.config) or every):
-                from argent_nb.runs import read_metrics
-                done_steps = max([m["step"] for m in read_metrics(d, "loss")] or [0]) if s == "partial" else 0
-                left += float(sum(rate) / len(rate)) * (need.run.steps - done_steps)
-        out[g] = {"states": states, "cpu_s": cpu, "gpu_s": gpu, "left_cpu_s": left if every else None}
+        out[g] = total({n: seen.setdefault(n, run_status(root / n, need, rates)) for n, need in needed(plan, [g]).items()})
+    if len(groups) > 1: out["all"] = total(seen)
     return out
 
 def status_text(st: dict) -> str:
-    "The lines `status` prints: per group the count in each state, the measured core-hours (GPU-minutes) and the estimate left."
+    "The lines `status` prints: per group the count in each state, the measured core-hours (GPU-minutes), the estimate left, the CPUs."
     lines = []
     for g, s in st.items():
         counts = ", ".join(f"{len(v)} {k}" for k, v in sorted(s["states"].items()))
         left = "unknown (nothing measured yet)" if s["left_cpu_s"] is None else f"about {s['left_cpu_s'] / 3600:.2f} core-h"
-        lines.append(f"{g}: {counts}; measured {s['cpu_s'] / 3600:.2f} core-h" + (f", {s['gpu_s'] / 60:.1f} GPU-min" if s["gpu_s"] else "") + f"; left {left}")
-        lines += [f"  {k}: {n}" for k in ("failed", "running", "partial") for n in s["states"].get(k, [])]
+        lines.append(f"{g}: {counts}; measured {s['cpu_s'] / 3600:.2f} core-h" + (f", {s['gpu_s'] / 60:.1f} GPU-min" if s["gpu_s"] else "")
+                     + f"; left {left}" + (f" (on {', '.join(sorted(s['cpus']))})" if s["cpus"] else ""))
+        if g != "all": lines += [f"  {k}: {n}" for k in ("failed", "running", "partial") for n in s["states"].get(k, [])]
     return "\n".join(lines)
 
 # %% ../nbs/48_experiments.ipynb #b5135bd9

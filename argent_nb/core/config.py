@@ -4,7 +4,7 @@
 
 # %% ../../nbs/00_core.config.ipynb #535ad613
 from __future__ import annotations
-import dataclasses, difflib, math, types, typing, warnings
+import dataclasses, difflib, math, textwrap, types, typing, warnings
 from dataclasses import MISSING, field, fields, is_dataclass
 from pathlib import Path
 import yaml
@@ -334,7 +334,7 @@ def _rules_text(f) -> str:
     out += [f"{op} {m[k]}" for k, op in (("min", ">="), ("gt", ">"), ("max", "<=")) if k in m]
     return f" [{'; '.join(out)}]" if out else ""
 
-def _renamed_text(cfg) -> str:
+def _renamed_text(cfg, width: int = 100) -> str:
     "The closing note of `config_help`: per group, each old key -> its new key (and old values -> new)."
     groups = {}
     for k, (v, f) in _leaves(cfg).items():
@@ -344,13 +344,17 @@ def _renamed_text(cfg) -> str:
         groups.setdefault(group, []).append(f"{old} -> {name}" + (f" ({vals})" if vals else ""))
     if not groups: return ""
     return ("\n\n  Renamed keys (the old key still works for one release, with a notice):\n"
-            + "\n".join(f"    {g + ': ' if g else ''}{', '.join(olds)}" for g, olds in groups.items()))
+            + "\n".join(textwrap.fill(f"{g + ': ' if g else ''}{', '.join(olds)}", width, initial_indent=" " * 4, subsequent_indent=" " * 6)
+                        for g, olds in groups.items()))
 
-def config_help(cfg) -> str:
-    """Every key with its default (and its doc, from field metadata `doc`, and its rules: choices, bounds); then, if
-    any, the renamed keys in one closing note."""
-    lines = []
+def config_help(cfg, width: int = 100) -> str:
+    """Every key with its default (and its doc, from field metadata `doc`, and its rules: choices, bounds), under a
+    heading per group (`optim:`), each line within `width` columns (a long doc wrapped below its key); then, if any,
+    the renamed keys in one closing note."""
+    lines, group = [], ""
     for k, (v, f) in _leaves(cfg).items():
-        doc = f.metadata.get("doc", "") + _rules_text(f)
-        lines.append(f"  {k} = {yaml.safe_dump(v, default_flow_style=True).strip().removesuffix('...').strip()}" + (f"    # {doc}" if doc else ""))
-    return "\n".join(lines) + _renamed_text(cfg)
+        if (g := k.rpartition(".")[0]) != group: lines += ["", f"{g}:"]; group = g
+        doc, head = f.metadata.get("doc", "") + _rules_text(f), f"  {k} = {yaml.safe_dump(v, default_flow_style=True).strip().removesuffix('...').strip()}"
+        if not doc or len(one := f"{head}    # {doc}") <= width: lines.append(one if doc else head)
+        else: lines += [head, *textwrap.wrap(doc, width, initial_indent=" " * 6, subsequent_indent=" " * 6, break_on_hyphens=False)]
+    return "\n".join(lines).lstrip("\n") + _renamed_text(cfg, width)
