@@ -505,6 +505,7 @@ def run_status(d: Path, need: Need, rates: Mapping[str, list]) -> dict:
     cpus = {(j.get("provenance") or {}).get("machine", {}).get("cpu") for j in read_jobs(d)} - {None}
     return {"state": s, "cpu_s": c["cpu_s"], "gpu_s": c["gpu_s"], "left_cpu_s": left, "cpus": cpus}
 
+# %% ../nbs/48_experiments.ipynb #00184a85
 def plan_status(plan: Mapping[str, Group], groups: Sequence[str], root: Path) -> dict:
     """{group: {'states': {state: [run names]}, 'cpu_s', 'gpu_s', 'left_cpu_s' (None: nothing measured yet), 'cpus': the CPU
     models the runs ran on}}, from the run folders' records; with several groups, 'all' counts each of their runs once."""
