@@ -17,11 +17,11 @@ __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_
            'names', 'leaderboard_group', 're_group', 'rcme_group', 'ceclip_group', 'argent_claims', 'guard_claims',
            'confound_claims', 'argent_group', 'guards_group', 'default_plan', 'tiny_plan', 'package_hash',
            'snapshot_env', 'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths', 'world_of',
-           'read_jobs', 'run_job', 'run_state', 'run_cost', 'step_rates', 'run_status', 'plan_status', 'status_text',
-           'make_executor', 'job_function', 'job_specs', 'job_command', 'group_left', 'run_plan', 'refuse_mixed',
-           'gates', 'tie_broken', 'untrained_specs', 'key_families', 'control_basis', 'control_values',
-           'group_controls', 'run_provenance', 'group_items', 'arm_items', 'claim_scenes', 'decide_group',
-           'write_claims', 'read_claims', 'group_runs', 'parser', 'job_shape', 'main']
+           'read_jobs', 'has_weights', 'restore_weights', 'run_job', 'run_state', 'run_cost', 'step_rates',
+           'run_status', 'plan_status', 'status_text', 'make_executor', 'job_function', 'job_specs', 'job_command',
+           'group_left', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken', 'untrained_specs', 'key_families',
+           'control_basis', 'control_values', 'group_controls', 'run_provenance', 'group_items', 'arm_items',
+           'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'parser', 'job_shape', 'main']
 
 # %% ../nbs/48_experiments.ipynb #3cb128ba
 @dataclass(frozen=True)
@@ -425,6 +425,31 @@ def read_jobs(d: Path) -> list[dict]:
         except ValueError: pass
     return out
 
+# %% ../nbs/48_experiments.ipynb #94e96fd5
+def has_weights(d: Path) -> bool:
+    "Whether run folder `d` holds a checkpoint with its weights (a run's record in git holds none: `runs/README.md`)."
+    from argent_nb.runs import find_checkpoint
+    try: find_checkpoint(d); return True
+    except OSError: return False
+
+def restore_weights(spec: dict, d: Path) -> str:
+    """Train the finished run `d` again as `spec` says into `<d>.restore` and, when its newest checkpoint's weights are
+    bit for bit those its record's `checksums.json` lists, move that checkpoint into `d`: '' then, else the line why not."""
+    from argent_nb.runs import CHECKPOINTS, CHECKSUMS, checkpoints
+    rec = checkpoints(d, written=True)
+    if not rec: return f"{d.name}: its record lists no checkpoint's checksums, so retrained weights cannot be checked; move {d} aside to train it again"
+    tmp = d.with_name(d.name + ".restore"); shutil.rmtree(tmp, ignore_errors=True)        # an earlier attempt's, never a user's folder
+    args = [a for a in spec["train"] if not a.startswith(("run.dir=", "train.resume="))] + [f"run.dir={tmp}"]
+    p = subprocess.run([sys.executable, "-m", "argent_nb.train", *args], capture_output=True, text=True)
+    if p.returncode: return f"{d.name}: retraining failed: " + ([l for l in p.stderr.splitlines() if l.strip()] or ["?"])[-1]
+    got, want = tmp / CHECKPOINTS / rec[-1].name, json.loads((rec[-1] / CHECKSUMS).read_text()).get("model.safetensors")
+    have = json.loads((got / CHECKSUMS).read_text()).get("model.safetensors") if (got / CHECKSUMS).is_file() else None
+    if not want or have != want:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return f"{d.name}: retrained here, its weights differ from its record (made on another CPU?): move {d} and the runs that start from it aside to train them again"
+    shutil.rmtree(rec[-1]); os.replace(got, rec[-1]); shutil.rmtree(tmp, ignore_errors=True)
+    return ""
+
 # %% ../nbs/48_experiments.ipynb #099e833d
 def _train_cmd(spec: dict, d: Path) -> tuple[list[str], int | None]:
     "The trainer's command for the run of `spec`: resumed from the newest checkpoint of `d` if any (and its step)."
@@ -447,6 +472,7 @@ def run_job(spec: dict) -> dict:
         if spec["kind"] == "table":
             p = subprocess.run([sys.executable, "-m", "argent_nb.evaluate", *spec["runs"], "--out", str(d), *spec["args"]], capture_output=True, text=True)
             if p.returncode: tail = p.stderr
+        elif spec.get("restore"): tail = restore_weights(spec, d); rec["restored"] = not tail
         elif not is_finished(d):
             cmd, rec["resumed_from_step"] = _train_cmd(spec, d)
             p = subprocess.run(cmd, capture_output=True, text=True); tail = p.stderr if p.returncode else ""
@@ -555,12 +581,15 @@ def job_specs(plan: Mapping[str, Group], groups: Sequence[str], root: Path, conf
               only: Sequence[str] = ()) -> dict[str, dict]:
     """{job name: spec} of every run and table of `groups` that is not done, start runs first, tables last; with `only`
     (glob patterns of job names), the jobs that match and the runs they need (a run its start run, a table its runs)."""
-    root, out = Path(root).resolve(), {}
-    for name, need in needed(plan, groups).items():
+    root, out, needs = Path(root).resolve(), {}, needed(plan, groups)
+    spec = lambda name, need, s: {"kind": "run", "name": name, "dir": str(root / name), "state": s, "after": [need.run.init_from] if need.run.init_from else [],
+                                  "train": need.run.train_args(root, Path(configs).resolve(), threads), "scores": [[n, f] for n, f in need.scores.items()],
+                                  "evals": [[o, list(a)] for o, a in need.evals], "threads": threads, "gpus": gpus}
+    for name, need in needs.items():
         if (s := run_state(root / name, need)) == "done": continue
-        out[name] = {"kind": "run", "name": name, "dir": str(root / name), "state": s, "after": [need.run.init_from] if need.run.init_from else [],
-                     "train": need.run.train_args(root, Path(configs).resolve(), threads), "scores": [[n, f] for n, f in need.scores.items()],
-                     "evals": [[o, list(a)] for o, a in need.evals], "threads": threads, "gpus": gpus}
+        out[name] = spec(name, need, s) | {"restore": s == "unscored" and not has_weights(root / name)}
+    for name in [a for s in list(out.values()) for a in s["after"] if a not in out and not has_weights(root / a)]:
+        out = {name: spec(name, needs[name], "weights") | {"restore": True}, **out}   # a done start run whose weights are gone: first
     for t in dict.fromkeys(t for g in groups for t in plan[g].tables):
         if not (root / t.out / "results.json").is_file():
             out[t.out] = {"kind": "table", "name": t.out, "dir": str(root / t.out), "state": "missing", "after": list(t.runs),
@@ -573,6 +602,7 @@ def job_specs(plan: Mapping[str, Group], groups: Sequence[str], root: Path, conf
 def job_command(spec: dict) -> str:
     "The command line a spec stands for (what `--dry-run` prints)."
     if spec["kind"] == "table": return " ".join(["python -m argent_nb.evaluate", *spec["runs"], "--out", spec["dir"], *spec["args"]])
+    if spec.get("restore"): return f"retrain {spec['name']} into {spec['dir']}.restore and keep its weights if they are its record's, bit for bit"
     parts = [f"python -m argent_nb.train {' '.join(spec['train'])}" + (" train.resume=latest" if spec["state"] == "partial" else "")]
     parts += [f"score {','.join(f)} on n={n}" for n, f in spec["scores"]] + [f"python -m argent_nb.evaluate {spec['dir']} {' '.join(a)} --out {spec['dir']}/{o}" for o, a in spec["evals"]]
     return " && ".join(parts)
