@@ -432,6 +432,7 @@ def has_weights(d: Path) -> bool:
     try: find_checkpoint(d); return True
     except OSError: return False
 
+# %% ../nbs/48_experiments.ipynb #6a1c2fea
 def restore_weights(spec: dict, d: Path) -> str:
     """Train the finished run `d` again as `spec` says into `<d>.restore` and, when its newest checkpoint's weights are
     bit for bit those its record's `checksums.json` lists, move that checkpoint into `d`: '' then, else the line why not."""
@@ -462,6 +463,7 @@ def _train_cmd(spec: dict, d: Path) -> tuple[list[str], int | None]:
     launch = ["accelerate", "launch", f"--num_processes={g}", "-m"] if g > 1 else [sys.executable, "-m"]
     return [*launch, "argent_nb.train", *args], max(steps) if steps else None
 
+# %% ../nbs/48_experiments.ipynb #3c7faf20
 def run_job(spec: dict) -> dict:
     "Do the job `spec` (a run: train unless finished, score, evaluate; a table: one evaluation command) and append its record; the record."
     from argent_nb.provenance import provenance
@@ -588,7 +590,7 @@ def job_specs(plan: Mapping[str, Group], groups: Sequence[str], root: Path, conf
     for name, need in needs.items():
         if (s := run_state(root / name, need)) == "done": continue
         out[name] = spec(name, need, s) | {"restore": s == "unscored" and not has_weights(root / name)}
-    for name in [a for s in list(out.values()) for a in s["after"] if a not in out and not has_weights(root / a)]:
+    for name in dict.fromkeys(a for s in list(out.values()) for a in s["after"] if a not in out and not has_weights(root / a)):
         out = {name: spec(name, needs[name], "weights") | {"restore": True}, **out}   # a done start run whose weights are gone: first
     for t in dict.fromkeys(t for g in groups for t in plan[g].tables):
         if not (root / t.out / "results.json").is_file():
