@@ -21,7 +21,8 @@ __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_
            'run_status', 'plan_status', 'status_text', 'make_executor', 'job_function', 'job_specs', 'job_command',
            'group_left', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken', 'untrained_specs', 'key_families',
            'control_basis', 'control_values', 'group_controls', 'run_provenance', 'group_items', 'arm_items',
-           'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'parser', 'job_shape', 'main']
+           'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'results_markdown', 'parser',
+           'job_shape', 'main']
 
 # %% ../nbs/48_experiments.ipynb #3cb128ba
 @dataclass(frozen=True)
@@ -872,6 +873,23 @@ def read_claims(group: str, root: Path, section: str | None = None) -> list[dict
 def group_runs(group: Group, label: str, root: Path) -> list[Path]:
     "The run folders of `label` in `group`, in seed order."
     return [Path(root) / n for n in group.labels[label]]
+
+# %% ../nbs/48_experiments.ipynb #559efa55
+def results_markdown(plan: Mapping[str, Group], root: Path) -> str:
+    "Markdown of what the plan has decided under `root`: its progress and cost, each complete group's verdict tables, the leaderboard's table."
+    root, st = Path(root), plan_status(plan, list(plan), root)
+    a = st["all"] if len(plan) > 1 else st[next(iter(plan))]
+    n, done = sum(map(len, a["states"].values())), len(a["states"].get("done", []))
+    left = "" if not a["left_cpu_s"] else f", about {a['left_cpu_s'] / 3600:.0f} left"
+    where = f" on {', '.join(sorted(a['cpus']))}" if a["cpus"] else ""
+    out = [f"The plan: {done} of {n} runs done; {a['cpu_s'] / 3600:.1f} core-hours measured{left}{where} (`python -m argent_nb.experiments status`)."]
+    for name, g in plan.items():
+        if (f := root / "results" / name / "claims.md").is_file():
+            out.append(f"### `{g.notebook}`\n\n" + f.read_text().replace("\n## ", "\n#### ").removeprefix("## ").strip())
+    for t in dict.fromkeys(t for g in plan.values() for t in g.tables):
+        if (f := root / t.out / "table.md").is_file(): out.append("### The leaderboard\n\n" + f.read_text().split("\n", 1)[1].strip())
+    if len(out) == 1: out.append("No group has all its runs yet, so no verdict is shown.")
+    return "\n\n".join(out) + "\n"
 
 # %% ../nbs/48_experiments.ipynb #b57187d8
 def parser() -> argparse.ArgumentParser:

@@ -3,7 +3,7 @@
 
 nbdev's own `nbdev_readme` renders through Quarto; this writes the same content without it: markdown cells as they
 are, code cells (not `#| hide`) as Python blocks followed by their text output, so the README's code is code the
-test suite ran. Edit the notebook, execute it (`python tools/run_nbs.py nbs/index.ipynb`), then run this.
+test suite ran; a `#| echo: false` cell gives its output alone (a displayed `Markdown` as markdown). Edit the notebook, execute it (`python tools/run_nbs.py nbs/index.ipynb`), then run this.
 
     python tools/make_readme.py           # write README.md
     python tools/make_readme.py --check   # exit 1 if README.md is not what the notebook gives (tools/test_nbs.py runs it)
@@ -14,6 +14,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "<!-- Generated from nbs/index.ipynb by tools/make_readme.py: edit the notebook, not this file. -->\n\n"
 _DIRECTIVE = re.compile(r"^\s*#\|")
+
+
+def _markdown_outputs(cell) -> str:
+    "The markdown a code cell displayed (`IPython.display.Markdown`), as it is."
+    return "\n\n".join("".join(o["data"]["text/markdown"]).strip() for o in cell.get("outputs", [])
+                       if o["output_type"] in ("execute_result", "display_data") and "text/markdown" in o.get("data", {}))
 
 
 def _text_outputs(cell) -> str:
@@ -37,6 +43,10 @@ def render(nb_path: Path) -> str:
         elif c["cell_type"] == "code":
             lines = src.splitlines()
             if any(re.match(r"^\s*#\|\s*hide\b", l) for l in lines): continue
+            if any(re.match(r"^\s*#\|\s*echo:\s*false\b", l) for l in lines):      # the output alone: markdown as markdown
+                if md := _markdown_outputs(c): parts.append(md)
+                elif out := _text_outputs(c): parts.append(f"```\n{out}\n```")
+                continue
             code = "\n".join(l for l in lines if not _DIRECTIVE.match(l)).strip("\n")
             if not code: continue
             parts.append(f"```python\n{code}\n```")
