@@ -24,22 +24,24 @@ from ..eval.suite import benchmark_params, check_paths, check_requires, embed_da
 from ..core.schema import EvalCfg
 
 # %% auto #0
-__all__ = ['BREEDS_PROMPT', 'hierarchical_predictions', 'hierarchical_predictions_loop', 'hierarchical_scores',
-           'hierarchical_retrieval', 'hyperlex_prompts', 'hyperlex_scores', 'hyperlex_spearman', 'hyperlex_benchmark',
-           'breeds_label_set', 'breeds_pairs', 'breeds_predict', 'breeds_recall', 'pair_ranks', 'has_novel_taxa',
-           'split_hier', 'pair_labels', 'REBenchParams', 'check_re', 're_benchmark']
+__all__ = ['BREEDS_PROMPT', 'check_steps_procedure', 'as_float_tensor', 'hierarchical_predictions',
+           'hierarchical_predictions_loop', 'hierarchical_scores', 'hierarchical_retrieval', 'hyperlex_prompts',
+           'hyperlex_scores', 'hyperlex_spearman', 'hyperlex_benchmark', 'breeds_label_set', 'breeds_pairs',
+           'breeds_predict', 'breeds_recall', 'pair_ranks', 'has_novel_taxa', 'split_hier', 'pair_labels',
+           'REBenchParams', 'check_re', 're_benchmark']
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #6ac7f257
 _PROCEDURES = ("paper", "sweep")
 
-def _check_steps_procedure(steps, procedure):
+def check_steps_procedure(steps, procedure):
+    "A ValueError unless `steps` is an integer >= 2 and `procedure` one of RE's retrieval procedures (shared with RCME's metrics)."
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 2:
         raise ValueError(f"steps must be an integer >= 2 (the root end and the far end), got {steps!r}")
     if procedure not in _PROCEDURES:
         raise ValueError(f"procedure must be one of {_PROCEDURES}, got {procedure!r}")
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #b573b258
-def _as_float_tensor(x, name: str, ndim: int) -> Tensor:
+def as_float_tensor(x, name: str, ndim: int) -> Tensor:
     "`x` as a floating tensor with `ndim` dims and no NaN (half precision widened to float32)."
     x = torch.as_tensor(x)
     if not x.is_floating_point():
@@ -100,9 +102,9 @@ def hierarchical_predictions(sim, radii, steps: int = 50, procedure: str = "pape
     the first distinct prediction dropped (unless it is the only one). `"sweep"` (released code): `steps` radii
     linspace(min, max) over all candidates, every prediction kept. At each radius: the most similar candidate with
     radius <= it (ties: smaller radius, then smaller index)."""
-    _check_steps_procedure(steps, procedure)
-    sim = _as_float_tensor(sim, "sim", 2)
-    radii = _as_float_tensor(radii, "radii", 1)
+    check_steps_procedure(steps, procedure)
+    sim = as_float_tensor(sim, "sim", 2)
+    radii = as_float_tensor(radii, "radii", 1)
     if sim.shape[1] != len(radii):
         raise ValueError(f"sim has shape {tuple(sim.shape)} but radii has shape {tuple(radii.shape)} (one per candidate)")
     if sim.shape[1] == 0: raise ValueError(f"sim has no candidates, got shape {tuple(sim.shape)}")
@@ -114,7 +116,7 @@ def hierarchical_predictions(sim, radii, steps: int = 50, procedure: str = "pape
 def hierarchical_predictions_loop(sim, radii, steps: int = 50, procedure: str = "paper") -> list[list[int]]:
     """Reference for `hierarchical_predictions`: a python loop over images and steps, masked argmax per step.
     `sim` [N, M], `radii` [M] (arrays or tensors). Returns each image's predictions (candidate indices, generic first)."""
-    _check_steps_procedure(steps, procedure)
+    check_steps_procedure(steps, procedure)
     sim = torch.as_tensor(sim).detach().double().cpu().numpy()
     radii = torch.as_tensor(radii).detach().double().cpu().numpy()
     frac = np.arange(steps, dtype=np.float64) / (steps - 1)
@@ -151,7 +153,7 @@ def hierarchical_scores(preds, gt, radii) -> dict[str, np.ndarray]:
     """Per-image precision, recall and tau_d: `preds` [N, S] candidate indices (-1 = none), `gt` [N, T] the tier
     texts general -> specific, `radii` [M] candidate genericness. Returns float64 arrays [N] under "P", "R", "tau_d"
     (0.0 where an image's tier radii are all tied: no ordering information)."""
-    radii = _as_float_tensor(radii, "radii", 1)
+    radii = as_float_tensor(radii, "radii", 1)
     radii, preds = radii.cpu(), torch.as_tensor(preds).cpu()
     if preds.ndim != 2 or preds.is_floating_point():
         raise ValueError(f"preds must be an integer matrix [N, S], got shape {tuple(preds.shape)} and dtype {preds.dtype}")
@@ -173,8 +175,8 @@ def _retrieval_inputs(image_emb, text_emb, gt, chunk) -> tuple[Tensor, Tensor, T
     "The checked inputs of `hierarchical_retrieval`: image and text embeddings in one common dtype, and the ground truth."
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
-    img = _as_float_tensor(image_emb, "image_emb", 2)
-    txt = _as_float_tensor(text_emb, "text_emb", 2)
+    img = as_float_tensor(image_emb, "image_emb", 2)
+    txt = as_float_tensor(text_emb, "text_emb", 2)
     if img.shape[1] != txt.shape[1]:
         raise ValueError(f"image_emb has shape {tuple(img.shape)} but text_emb has shape {tuple(txt.shape)} (same D)")
     dt = torch.promote_types(img.dtype, txt.dtype)
@@ -189,7 +191,7 @@ def _radii_and_similarity(txt: Tensor, root, geometry: Geometry | None) -> tuple
     the distance from `root`, or the `geometry`'s similarity and genericness (exactly one of the two is given)."""
     if geometry is None:
         if root is None: raise ValueError("root is required (shape [D]) unless a geometry is given")
-        root = _as_float_tensor(root, "root", 1).to(txt.device, txt.dtype)
+        root = as_float_tensor(root, "root", 1).to(txt.device, txt.dtype)
         if root.shape[0] != txt.shape[1]:
             raise ValueError(f"root has shape {tuple(root.shape)} but text_emb has shape {tuple(txt.shape)} (same D)")
         radii = torch.linalg.vector_norm(txt.double() - root.double(), dim=-1)
@@ -207,7 +209,7 @@ def hierarchical_retrieval(image_emb, text_emb, root, gt, *, steps: int = 50, pr
     root (or None with `geometry`, whose similarity and genericness are then used), `gt` [N, T] each image's tier
     texts as candidate indices, general -> specific. `procedure`: "paper" (default) or "sweep" (released code), see
     `hierarchical_predictions`. `per_image=True` also returns a dict of per-image arrays and the predictions [N, steps]."""
-    _check_steps_procedure(steps, procedure)
+    check_steps_procedure(steps, procedure)
     img, txt, gt = _retrieval_inputs(image_emb, text_emb, gt, chunk)
     with torch.no_grad():
         radii, sim_fn, txt_n = _radii_and_similarity(txt, root, geometry)
@@ -232,7 +234,7 @@ def hyperlex_prompts(words: Sequence[str], prompt: str = HYPERLEX_PROMPT) -> lis
 def hyperlex_scores(general_emb: Tensor, specific_emb: Tensor, geometry: Geometry) -> Tensor:
     """Predicted entailment score per pair, -Xi_r(e(general), e(specific)): higher = `specific` is more a type of
     `general`. In HyperLex, general = WORD2 and specific = WORD1. Rows are pairs; any geometry with exterior angles."""
-    g, s = _as_float_tensor(general_emb, "general_emb", 2), _as_float_tensor(specific_emb, "specific_emb", 2)
+    g, s = as_float_tensor(general_emb, "general_emb", 2), as_float_tensor(specific_emb, "specific_emb", 2)
     if g.shape != s.shape:
         raise ValueError(f"general_emb has shape {tuple(g.shape)} but specific_emb has shape {tuple(s.shape)} (one row per pair)")
     with torch.no_grad(): return -geometry.exterior_angle(g, s)
@@ -307,7 +309,7 @@ def breeds_label_set(pairs) -> tuple[list[str], Tensor]:
 def breeds_pairs(label_emb, geometry: Geometry) -> tuple[Tensor, Tensor]:
     """All ordered label pairs (x, y) with genericness(x) < genericness(y), as `pairs` [P, 2], and their entailment
     term s(x, y) = -Xi(x, y) [P] (higher = y more clearly beyond x on x's ray from the root)."""
-    lab = _as_float_tensor(label_emb, "label_emb", 2)
+    lab = as_float_tensor(label_emb, "label_emb", 2)
     if len(lab) < 2: raise ValueError(f"label_emb needs at least 2 labels, got shape {tuple(lab.shape)}")
     with torch.no_grad():
         rad = geometry.genericness(lab)
@@ -318,8 +320,8 @@ def breeds_pairs(label_emb, geometry: Geometry) -> tuple[Tensor, Tensor]:
 # %% ../../nbs/11_radial_emb.metrics.ipynb #f6c7de63
 def _breeds_setup(image_emb, label_emb, geometry, true_pairs=None):
     "Image-label similarities c [N, L] (float64), pairs [P, 2], s [P], and each image's true pair id (-1: not a candidate)."
-    img = _as_float_tensor(image_emb, "image_emb", 2)
-    lab = _as_float_tensor(label_emb, "label_emb", 2)
+    img = as_float_tensor(image_emb, "image_emb", 2)
+    lab = as_float_tensor(label_emb, "label_emb", 2)
     if img.shape[1] != lab.shape[1]:
         raise ValueError(f"image_emb has shape {tuple(img.shape)} but label_emb has shape {tuple(lab.shape)} (same D)")
     if len(img) == 0: raise ValueError(f"image_emb has no images, got shape {tuple(img.shape)}")

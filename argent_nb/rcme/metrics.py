@@ -20,7 +20,7 @@ from ..eval.kit import entailment_geometry, hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
 from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
 from ..core.schema import EvalCfg
-from ..radial_emb.metrics import _as_float_tensor, _check_steps_procedure, hierarchical_retrieval
+from ..radial_emb.metrics import as_float_tensor, check_steps_procedure, hierarchical_retrieval
 from ..eval.hiershapes import held_out_taxa_set
 
 # %% auto #0
@@ -61,10 +61,10 @@ def rankwise_zero_shot(image_emb, class_emb_per_rank: Sequence, labels, geometry
     `image_emb` [N, D]; `class_emb_per_rank`: one tensor [C_j, D] per rank j, the embeddings of the rank texts of all
     rank-j taxa in label order; `labels` int [N, R], image i's taxon index at each rank. Scores are
     `geometry.pairwise_similarity`; a tie with a wrong class counts as wrong. "mean" is the average over ranks."""
-    img = _as_float_tensor(image_emb, "image_emb", 2)
+    img = as_float_tensor(image_emb, "image_emb", 2)
     if len(img) == 0: raise ValueError("image_emb has no images, got shape (0, D)")
     names = _rank_names(rank_names, len(class_emb_per_rank))
-    W = [_as_float_tensor(w, f"class_emb_per_rank[{j}]", 2) for j, w in enumerate(class_emb_per_rank)]
+    W = [as_float_tensor(w, f"class_emb_per_rank[{j}]", 2) for j, w in enumerate(class_emb_per_rank)]
     for j, w in enumerate(W):
         if w.shape[1] != img.shape[1] or len(w) == 0:
             raise ValueError(f"class_emb_per_rank[{j}] has shape {tuple(w.shape)}; expected [C_{j} >= 1, D={img.shape[1]}]")
@@ -86,7 +86,7 @@ def image_to_image_recall(image_emb, rank_labels, geometry: Geometry, k: int = 1
     shares its rank-j taxon (ties pessimistic); `rank_labels` int [N, R]. Queries with no other image of their taxon
     are left out and counted under "<name>_excluded"; R@k is nan at a rank with no query left, and "mean" averages
     the ranks that have a value. The similarity is computed `chunk` queries at a time."""
-    img = _as_float_tensor(image_emb, "image_emb", 2)
+    img = as_float_tensor(image_emb, "image_emb", 2)
     lab = _check_rank_labels(rank_labels, len(img))
     N, R = lab.shape
     names = _rank_names(rank_names, R)
@@ -150,7 +150,7 @@ def project_rank_embeddings(text_emb, geometry: Geometry) -> tuple[np.ndarray, n
     geometries (cosine family with a root): the embeddings and `geometry.root`; geometries with a `poincare` map
     (Lorentz): the Poincare ball coordinates, root = the origin. Returns (coords [M, 2], root [2], space name)."""
     from sklearn.decomposition import PCA
-    x = _as_float_tensor(text_emb, "text_emb", 2).detach().double()
+    x = as_float_tensor(text_emb, "text_emb", 2).detach().double()
     if len(x) < 2 or x.shape[1] < 2: raise ValueError(f"text_emb must have at least 2 rows and 2 columns for a 2-D PCA, got {tuple(x.shape)}")
     with torch.no_grad():
         if hasattr(geometry, "poincare"):
@@ -241,7 +241,7 @@ def rcme_scores(image_emb, node_emb, taxonomy, leaves: Sequence[tuple], geometry
     taxonomy nodes in `rank_text_table` order; `leaves` each image's taxon path; `retrieval_images` the images of
     the hierarchical retrieval (None: all; the benchmark passes one per species); `parts` a subset of `RCME_PARTS`;
     `items`, if given, receives the retrieval's per-image arrays `taxo_tau`, `taxo_P`, `taxo_R` (the input of a paired test)."""
-    img = _as_float_tensor(image_emb, "image_emb", 2)
+    img = as_float_tensor(image_emb, "image_emb", 2)
     if set(parts) - set(RCME_PARTS) or not parts: raise ValueError(f"parts must be a non-empty subset of {RCME_PARTS}, got {parts}")
     if len(node_emb) != len(rank_text_table(taxonomy)[0]):
         raise ValueError(f"node_emb has {len(node_emb)} rows but the taxonomy has {len(rank_text_table(taxonomy)[0])} nodes (one rank text each)")
@@ -358,7 +358,7 @@ def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     (keys prefixed by the dataset's name); with `eval.rcme.novel_taxa` the retrieval also on the held-out subtrees
     (keys `taxo_*_novel_taxa`, HierShapes 2 only); with `cfg.plots_dir`, each dataset's rank-text projection."""
     p = benchmark_params(cfg, "rcme")
-    _check_steps_procedure(p.steps, p.procedure)
+    check_steps_procedure(p.steps, p.procedure)
     hs = dict(one_per_species=p.one_per_species, species_seed=p.species_seed)
     sets = ([("", hiershapes_eval_set(cfg, ["images"], max_objects=1), hs)]
             if p.hiershapes else []) + _real_datasets(p, cfg)
