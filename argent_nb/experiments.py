@@ -21,8 +21,8 @@ __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_
            'run_status', 'plan_status', 'status_text', 'make_executor', 'job_function', 'job_specs', 'job_command',
            'group_left', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken', 'untrained_specs', 'key_families',
            'control_basis', 'control_values', 'group_controls', 'run_provenance', 'group_items', 'arm_items',
-           'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'results_markdown', 'parser',
-           'job_shape', 'main']
+           'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'cost_table',
+           'results_markdown', 'parser', 'job_shape', 'main']
 
 # %% ../nbs/48_experiments.ipynb #3cb128ba
 @dataclass(frozen=True)
@@ -875,20 +875,25 @@ def group_runs(group: Group, label: str, root: Path) -> list[Path]:
     return [Path(root) / n for n in group.labels[label]]
 
 # %% ../nbs/48_experiments.ipynb #559efa55
+def cost_table(st: Mapping[str, dict], plan: Mapping[str, Group]) -> str:
+    "A markdown table of `plan_status`'s `st`: per group (and `all`, each run once) its runs done, the core-hours measured and left."
+    h = lambda s: "-" if s is None else f"{s / 3600:.1f}"
+    rows = [f"| {g}" + (f" (`{plan[g].notebook}`)" if g in plan else ", each run once") + f" | {len(s['states'].get('done', []))} / "
+            f"{sum(map(len, s['states'].values()))} | {h(s['cpu_s'])} | {h(s['left_cpu_s'])} |" for g, s in st.items()]
+    return "\n".join(["| group | runs done | core-hours measured | core-hours left (estimate) |", "| --- | ---: | ---: | ---: |", *rows])
+
 def results_markdown(plan: Mapping[str, Group], root: Path) -> str:
-    "Markdown of what the plan has decided under `root`: its progress and cost, each complete group's verdict tables, the leaderboard's table."
+    "Markdown of what the plan has decided under `root`: its progress and cost per group, each complete group's verdict tables, the leaderboard's table."
     root, st = Path(root), plan_status(plan, list(plan), root)
-    a = st["all"] if len(plan) > 1 else st[next(iter(plan))]
-    n, done = sum(map(len, a["states"].values())), len(a["states"].get("done", []))
-    left = "" if not a["left_cpu_s"] else f", about {a['left_cpu_s'] / 3600:.0f} left"
-    where = f" on {', '.join(sorted(a['cpus']))}" if a["cpus"] else ""
-    out = [f"The plan: {done} of {n} runs done; {a['cpu_s'] / 3600:.1f} core-hours measured{left}{where} (`python -m argent_nb.experiments status`)."]
+    cpus = sorted(set().union(*(s["cpus"] for s in st.values())))
+    out = [f"What the plan has done and cost, from its runs' records" + (f" (on {', '.join(cpus)})" if cpus else "")
+           + ", by `python -m argent_nb.experiments status`:", cost_table(st, plan)]
     for name, g in plan.items():
         if (f := root / "results" / name / "claims.md").is_file():
             out.append(f"### `{g.notebook}`\n\n" + f.read_text().replace("\n## ", "\n#### ").removeprefix("## ").strip())
     for t in dict.fromkeys(t for g in plan.values() for t in g.tables):
         if (f := root / t.out / "table.md").is_file(): out.append("### The leaderboard\n\n" + f.read_text().split("\n", 1)[1].strip())
-    if len(out) == 1: out.append("No group has all its runs yet, so no verdict is shown.")
+    if len(out) == 2: out.append("No group has all its runs yet, so no verdict is shown.")
     return "\n\n".join(out) + "\n"
 
 # %% ../nbs/48_experiments.ipynb #b57187d8
