@@ -23,15 +23,24 @@ __all__ = ['Embedder', 'load']
 # %% ../nbs/46_api.ipynb #d85f54d9
 class Embedder:
     """A trained model for your own images and texts: `preprocess` images, `embed_images` / `embed_texts` to points of
-    the model's geometry (float32, on the CPU); `embed` takes either, or points; `similarity` and `entailment` score every
+    the model's geometry (float32, on the CPU); `embed` takes either, or points; `similarity` and `entailment` score
+    every
     pair of two such inputs (grown below with `@patch`)."""
 
-    def __init__(self, model: HierModel, checkpoint: str | os.PathLike | None = None, device: str | torch.device | None = None):
+    def __init__(
+        self, model: HierModel, checkpoint: str | os.PathLike | None = None, device: str | torch.device | None = None
+    ):
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         self.model, self.checkpoint = model.to(self.device).eval(), checkpoint
         pp = oc().get_model_preprocess_cfg(model.clip)
-        self.transform = oc().image_transform(model.image_size, is_train=False, mean=(0.0, 0.0, 0.0), std=(1.0, 1.0, 1.0),
-                                              resize_mode=pp.get("resize_mode"), interpolation=pp.get("interpolation"))
+        self.transform = oc().image_transform(
+            model.image_size,
+            is_train=False,
+            mean=(0.0, 0.0, 0.0),
+            std=(1.0, 1.0, 1.0),
+            resize_mode=pp.get("resize_mode"),
+            interpolation=pp.get("interpolation"),
+        )
         self._entailment_geometry: Geometry | None = None
 
     @property
@@ -42,81 +51,119 @@ class Embedder:
     def preprocess(self, images) -> Tensor:
         """Images (file paths, PIL images, or a list of them) as a float tensor [B, 3, H, W] in [0, 1] at the model's
         input size: open_clip's evaluation transform without its normalisation (the model normalises)."""
-        if isinstance(images, (str, os.PathLike, Image.Image)): images = [images]
+        if isinstance(images, (str, os.PathLike, Image.Image)):
+            images = [images]
         out = []
         for im in images:
             if not isinstance(im, Image.Image):
-                with Image.open(im) as f: im = f.convert("RGB")
+                with Image.open(im) as f:
+                    im = f.convert("RGB")
             out.append(self.transform(im.convert("RGB")))
-        if not out: raise ValueError("no images given")
+        if not out:
+            raise ValueError("no images given")
         return torch.stack(out)
 
     @torch.no_grad()
     def embed_images(self, images, batch_size: int = 64) -> Tensor:
-        "Points [B, ...] of the images: file paths or PIL images (`preprocess`), or a float tensor [B, 3, H, W] in [0, 1]."
+        """Points [B, ...] of the images: file paths or PIL images (`preprocess`), or a float tensor [B, 3, H, W] in [0,
+        1]."""
         x = images if isinstance(images, Tensor) else self.preprocess(images)
-        return torch.cat([self.model.encode_image(x[i:i + batch_size].to(self.device)).float().cpu() for i in range(0, len(x), batch_size)])
+        return torch.cat(
+            [
+                self.model.encode_image(x[i : i + batch_size].to(self.device)).float().cpu()
+                for i in range(0, len(x), batch_size)
+            ]
+        )
 
     @torch.no_grad()
     def embed_texts(self, texts: str | Sequence[str], batch_size: int = 256) -> Tensor:
         "Points [B, ...] of the texts (the model's tokenizer)."
         texts = [texts] if isinstance(texts, str) else list(texts)
-        if not texts: raise ValueError("no texts given")
-        return torch.cat([self.model.encode_text(texts[i:i + batch_size]).float().cpu() for i in range(0, len(texts), batch_size)])
-
+        if not texts:
+            raise ValueError("no texts given")
+        return torch.cat(
+            [self.model.encode_text(texts[i : i + batch_size]).float().cpu() for i in range(0, len(texts), batch_size)]
+        )
 
 # %% ../nbs/46_api.ipynb #d38f94a4
 def load(path: str | os.PathLike, device: str | torch.device | None = None) -> Embedder:
-    """An `Embedder` of the trained model at `path`: a run folder (its newest complete checkpoint) or a checkpoint inside
+    """An `Embedder` of the trained model at `path`: a run folder (its newest complete checkpoint) or a checkpoint
+    inside
     one, built from the run's saved config (`runs.load_run_model`); on `device` (default: the GPU when there is one)."""
     model, ckpt = load_run_model(path)
     return Embedder(model, ckpt, device)
 
 # %% ../nbs/46_api.ipynb #fb289eaf
 def _kind(x) -> str:
-    "'text', 'image', 'tensor' (an image [3, H, W]) or 'bad': what one item of a list given to `Embedder.embed` is (see there)."
-    if isinstance(x, (Image.Image, Path)): return "image"
-    if isinstance(x, Tensor): return "tensor" if x.dim() == 3 and x.shape[0] == 3 else "bad"
-    if not isinstance(x, str): return "bad"
-    if Path(x).suffix.lower() not in Image.registered_extensions(): return "text"
-    if not Path(x).is_file(): raise FileNotFoundError(f"{x}: no such image file (a string ending in {Path(x).suffix} is read as an image's path)")
+    """'text', 'image', 'tensor' (an image [3, H, W]) or 'bad': what one item of a list given to `Embedder.embed` is
+    (see there)."""
+    if isinstance(x, (Image.Image, Path)):
+        return "image"
+    if isinstance(x, Tensor):
+        return "tensor" if x.dim() == 3 and x.shape[0] == 3 else "bad"
+    if not isinstance(x, str):
+        return "bad"
+    if Path(x).suffix.lower() not in Image.registered_extensions():
+        return "text"
+    if not Path(x).is_file():
+        raise FileNotFoundError(
+            f"{x}: no such image file (a string ending in {Path(x).suffix} is read as an image's path)"
+        )
     return "image"
 
 # %% ../nbs/46_api.ipynb #9988e013
 @patch
 @torch.no_grad()
 def embed(self: Embedder, x, what: str = "input") -> Tensor:
-    """Points [N, D] of `x`: a text (`str`), an image (a path: a `Path`, or a `str` ending in an image suffix that names a
+    """Points [N, D] of `x`: a text (`str`), an image (a path: a `Path`, or a `str` ending in an image suffix that
+    names a
     file; a PIL image), a list of texts and images (in order), images as a float tensor [3, H, W] or [N, 3, H, W] in
-    [0, 1] (also in a list), or points of this model ([D] or [N, D]). Anything else: a ValueError in one line naming `what`."""
-    expect = f"texts, image paths, PIL images, image tensors [3, H, W] / [N, 3, H, W] or points [D] / [N, D] with D = {self.dim}"
+    [0, 1] (also in a list), or points of this model ([D] or [N, D]). Anything else: a ValueError in one line naming
+    `what`."""
+    expect = (
+        "texts, image paths, PIL images, image tensors [3, H, W] / [N, 3, H, W] or points [D] / [N, D] with D = "
+        f"{self.dim}"
+    )
     if isinstance(x, Tensor):
         t = x[None] if x.dim() in (1, 3) else x
-        if t.dim() == 2 and t.shape[-1] == self.dim: return t.float().cpu()
-        if t.dim() == 4 and t.shape[1] == 3: return self.embed_images(t.float())
+        if t.dim() == 2 and t.shape[-1] == self.dim:
+            return t.float().cpu()
+        if t.dim() == 4 and t.shape[1] == 3:
+            return self.embed_images(t.float())
         raise ValueError(f"{what}: expected {expect}; got a tensor of shape {list(x.shape)}")
     items = [x] if isinstance(x, (str, Path, Image.Image)) else list(x) if isinstance(x, (list, tuple)) else None
-    if not items: raise ValueError(f"{what}: expected {expect}; got {'an empty list' if items == [] else type(x).__name__}")
+    if not items:
+        raise ValueError(f"{what}: expected {expect}; got {'an empty list' if items == [] else type(x).__name__}")
     kinds = [_kind(v) for v in items]
-    if "bad" in kinds: raise ValueError(f"{what}: expected {expect}; got a list holding a value of type {type(items[kinds.index('bad')]).__name__}")
+    if "bad" in kinds:
+        raise ValueError(
+            f"{what}: expected {expect}; got a list holding a value of type {type(items[kinds.index('bad')]).__name__}"
+        )
     out = [None] * len(items)
-    for kind, enc in (("text", self.embed_texts), ("image", self.embed_images), ("tensor", lambda v: torch.cat([self.embed_images(t[None].float()) for t in v]))):
+    for kind, enc in (
+        ("text", self.embed_texts),
+        ("image", self.embed_images),
+        ("tensor", lambda v: torch.cat([self.embed_images(t[None].float()) for t in v])),
+    ):
         idx = [j for j, k in enumerate(kinds) if k == kind]
-        for j, e in zip(idx, enc([items[j] for j in idx]) if idx else []): out[j] = e
+        for j, e in zip(idx, enc([items[j] for j in idx]) if idx else []):
+            out[j] = e
     return torch.stack(out)
 
 # %% ../nbs/46_api.ipynb #7a90dbe0
 @patch(as_prop=True)
 def dim(self: Embedder) -> int:
     "The dimension D of the model's points (those `embed_texts` and `embed_images` return)."
-    if getattr(self, "_dim", None) is None: self._dim = int(self.embed_texts([""]).shape[-1])
+    if getattr(self, "_dim", None) is None:
+        self._dim = int(self.embed_texts([""]).shape[-1])
     return self._dim
 
 # %% ../nbs/46_api.ipynb #e5ed2fff
 @patch
 @torch.no_grad()
 def similarity(self: Embedder, a, b) -> Tensor:
-    "The geometry's similarity of every input of `a` (N of them, anything `embed` takes) with every input of `b` (M): [N, M], on the CPU."
+    """The geometry's similarity of every input of `a` (N of them, anything `embed` takes) with every input of `b` (M):
+    [N, M], on the CPU."""
     a, b = self.embed(a, "similarity's first argument"), self.embed(b, "similarity's second argument")
     return self.geometry.pairwise_similarity(a.to(self.device), b.to(self.device)).float().cpu()
 
@@ -129,8 +176,11 @@ def entailment(self: Embedder, general, specific) -> Tensor:
     g, s = self.embed(general, "entailment's general argument"), self.embed(specific, "entailment's specific argument")
     if self._entailment_geometry is None:
         geo = entailment_geometry(self.model)
-        if getattr(geo, "_root", None) is not None: geo.set_root(geo._root.to(self.device))   # the root on the model's device
+        if getattr(geo, "_root", None) is not None:
+            geo.set_root(geo._root.to(self.device))  # the root on the model's device
         self._entailment_geometry = geo
     n, m = len(g), len(s)
-    ang = self._entailment_geometry.exterior_angle(g.repeat_interleave(m, 0).to(self.device), s.repeat(n, 1).to(self.device))
+    ang = self._entailment_geometry.exterior_angle(
+        g.repeat_interleave(m, 0).to(self.device), s.repeat(n, 1).to(self.device)
+    )
     return (torch.cos(ang.double() / 2) ** 2).float().cpu().reshape(n, m)

@@ -4,13 +4,17 @@
 
 # %% ../nbs/51_evaluate.ipynb #28fb2d83
 from __future__ import annotations
-import argparse, csv, dataclasses, datetime, errno, functools, gc, hashlib, json, os, random, shutil, signal, sys, tempfile, textwrap, threading
+import argparse, csv, dataclasses, datetime, errno, functools, gc, hashlib, json, os, random, shutil, signal, sys
+import tempfile, textwrap, threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 from .core.registry import BENCHMARKS, Once, answer_help
-answer_help("evaluate", __name__)     # `python -m argent_nb.evaluate --help`: the saved text, before torch loads (01_core.registry)
+
+answer_help(
+    "evaluate", __name__
+)  # `python -m argent_nb.evaluate --help`: the saved text, before torch loads (01_core.registry)
 import numpy as np
 import torch
 from .core.config import ConfigError, apply, config_help, flatten, load_config, to_dict
@@ -18,8 +22,8 @@ from .datasets.common import DataFormatError
 from .eval.report import markdown_table, plot_table, results_table, table_cells, text_table
 from .core.schema import default_config, eval_config_class, resolve_eval_world
 from .eval.suite import check_eval, run_benchmarks
-from .runs import (CHECKPOINTS, CONFIG, EVAL, EVAL_INIT, build_run_model, find_checkpoint, find_run_dir, load_run_model, read_run_config, run_in_use, step_of,
-                            write_json, MAX_EVAL_N)
+from .runs import CHECKPOINTS, CONFIG, EVAL, EVAL_INIT, build_run_model, find_checkpoint, find_run_dir
+from .runs import load_run_model, read_run_config, run_in_use, step_of, write_json, MAX_EVAL_N
 from .provenance import provenance
 
 # %% auto #0
@@ -30,7 +34,8 @@ __all__ = ['NOT_METHOD', 'one_line', 'RunSpec', 'read_run', 'suite_config', 'met
 
 # %% ../nbs/51_evaluate.ipynb #3740f70d
 def one_line(e: BaseException | str) -> str:
-    "An error's message on one line: a KeyError's text unquoted, a following list ('valid keys are:\\n  a\\n  b') joined by commas."
+    """An error's message on one line: a KeyError's text unquoted, a following list ('valid keys are:\\n  a\\n  b')
+    joined by commas."""
     msg = e if isinstance(e, str) else (e.args[0] if isinstance(e, KeyError) and e.args else str(e)) or type(e).__name__
     first, *rest = [l.strip() for l in str(msg).splitlines() if l.strip()] or [""]
     return first + (" " + ", ".join(rest) if rest else "")
@@ -38,78 +43,112 @@ def one_line(e: BaseException | str) -> str:
 # %% ../nbs/51_evaluate.ipynb #0ac3d5f8
 @dataclass
 class RunSpec:
-    "A run named on the command line: the path as given, its run folder and saved config, the checkpoint to evaluate or why there is none."
+    """A run named on the command line: the path as given, its run folder and saved config, the checkpoint to evaluate
+    or why there is none."""
+
     path: Path
     run: Path
     cfg: dict
     ckpt: Path | None = None
     problem: str | None = None
     note: str | None = None
+
     @property
-    def seed(self) -> int: return (self.cfg.get("run") or {}).get("seed", 0)
+    def seed(self) -> int:
+        return (self.cfg.get("run") or {}).get("seed", 0)
+
     @property
-    def step(self) -> int | None: return step_of(self.ckpt) if self.ckpt is not None else None
+    def step(self) -> int | None:
+        return step_of(self.ckpt) if self.ckpt is not None else None
 
 # %% ../nbs/51_evaluate.ipynb #13fb6dcf
 def _skipped(run: Path, ckpt: Path) -> str | None:
     "A note when `ckpt` is not the run's newest step folder (newer ones hold no weights), else None."
     root, s = run / CHECKPOINTS, step_of(ckpt)
-    newer = sorted(d.name for d in root.iterdir() if d.is_dir() and (t := step_of(d)) is not None and s is not None and t > s) if root.is_dir() else []
+    newer = (
+        sorted(
+            d.name for d in root.iterdir() if d.is_dir() and (t := step_of(d)) is not None and s is not None and t > s
+        )
+        if root.is_dir()
+        else []
+    )
     return f"newer checkpoint folders without weights skipped: {', '.join(newer)}" if newer else None
 
 # %% ../nbs/51_evaluate.ipynb #65aac05d
 def read_run(path: str | Path) -> RunSpec:
-    "The run at `path` (run folder or checkpoint): its folder and config (errors name the file); its checkpoint, or the problem finding one."
+    """The run at `path` (run folder or checkpoint): its folder and config (errors name the file); its checkpoint, or
+    the problem finding one."""
     run = find_run_dir(path)
     spec = RunSpec(Path(path), run, read_run_config(run))
     try:
         spec.ckpt = find_checkpoint(path)
-        if Path(path).resolve() == run.resolve(): spec.note = _skipped(run, spec.ckpt)   # a checkpoint named as such is what was asked for
-    except OSError as e: spec.problem = one_line(e)
+        if Path(path).resolve() == run.resolve():
+            spec.note = _skipped(run, spec.ckpt)  # a checkpoint named as such is what was asked for
+    except OSError as e:
+        spec.problem = one_line(e)
     return spec
 
 # %% ../nbs/51_evaluate.ipynb #61e93f4d
 def suite_config(spec: RunSpec, overrides: Sequence[str] = (), config: str | Path | None = None):
-    """The evaluation config: the `eval` group of `spec`'s run (less `plots_dir`, the trainer's figures folder), then the
-    yaml file `config` (`--config`), then `key=value` overrides (a leading `eval.` is dropped, so the trainer's keys work
-    too); errors name the file or key. `dataset: None` and `object_scale: None` become the run's training world and its object scale (`resolve_eval_world`)."""
+    """The evaluation config: the `eval` group of `spec`'s run (less `plots_dir`, the trainer's figures folder), then
+    the
+    yaml file `config` (`--config`), then `key=value` overrides (a leading `eval.` is dropped, so the trainer's keys
+    work
+    too); errors name the file or key. `dataset: None` and `object_scale: None` become the run's training world and its
+    object scale (`resolve_eval_world`)."""
     group = {k: v for k, v in (spec.cfg.get("eval") or {}).items() if k != "plots_dir"}
-    try: cfg = apply(eval_config_class()(), group)
-    except ConfigError as e: raise ConfigError(f"{spec.run / 'config.yaml'}: its eval group: {one_line(e)}") from e
+    try:
+        cfg = apply(eval_config_class()(), group)
+    except ConfigError as e:
+        raise ConfigError(f"{spec.run / 'config.yaml'}: its eval group: {one_line(e)}") from e
     cfg = load_config(cfg, config, [o[5:] if o.startswith("eval.") else o for o in overrides], as_given=list(overrides))
-    resolve_eval_world(cfg, spec.cfg.get("data") or {})             # the world the run learnt, at its object scale
+    resolve_eval_world(cfg, spec.cfg.get("data") or {})  # the world the run learnt, at its object scale
     return cfg
 
 # %% ../nbs/51_evaluate.ipynb #873216fd
 NOT_METHOD = ("run.seed", "run.dir", "train.resume", "data.num_workers")
-"Config keys that do not make another method: the seed (averaged over), where the run lives, how it was started; and the `eval.*` group (this table uses one suite)."
+"""Config keys that do not make another method: the seed (averaged over), where the run lives, how it was started; and
+the `eval.*` group (this table uses one suite)."""
+
 
 @functools.cache
 def _train_defaults() -> dict:
     "The trainer's default config, flattened."
     return flatten(to_dict(default_config()))
 
+
 def method_key(cfg: dict, _depth: int = 0) -> dict:
     """The flattened run config less `NOT_METHOD` and the `eval` group: runs with equal keys differ only in their seed.
     A key the run's config lacks (saved before the key existed) counts at its default. A stage-2 run's `model.init_from`
     that names a run of this project stands for that run's own key (a short hash): stage-2 runs started from the seeds
     of one stage-1 recipe, each from its own seed's run, share a row."""
-    key = {k: v for k, v in {**_train_defaults(), **flatten(cfg)}.items() if k not in NOT_METHOD and not k.startswith("eval.")}
+    key = {
+        k: v
+        for k, v in {**_train_defaults(), **flatten(cfg)}.items()
+        if k not in NOT_METHOD and not k.startswith("eval.")
+    }
     if (src := key.get("model.init_from")) and _depth < 4:
-        try: up = read_run(src).cfg
-        except (OSError, ConfigError): up = None                              # not a readable run: the path stays the key
+        try:
+            up = read_run(src).cfg
+        except (OSError, ConfigError):
+            up = None  # not a readable run: the path stays the key
         if up is not None:
             sub = method_key(up, _depth + 1)
-            key["model.init_from"] = f"{sub.get('method.name', 'run')} run #{hashlib.sha1(json.dumps(sub, sort_keys=True, default=str).encode()).hexdigest()[:8]}"
+            key["model.init_from"] = (
+                f"{sub.get('method.name', 'run')} run "
+                f"#{hashlib.sha1(json.dumps(sub, sort_keys=True, default=str).encode()).hexdigest()[:8]}"
+            )
     return key
-
 
 # %% ../nbs/51_evaluate.ipynb #ec7fe0af
 def _label(key: dict, others: list[dict]) -> str:
     "The method's name, plus the keys in which it differs from `others` (runs of the same method name), at most 3."
-    diff = [k for k in dict.fromkeys([*key, *(k for o in others for k in o)]) if any(o.get(k) != key.get(k) for o in others)]
+    diff = [
+        k for k in dict.fromkeys([*key, *(k for o in others for k in o)]) if any(o.get(k) != key.get(k) for o in others)
+    ]
     name = str(key.get("method.name", "run"))
-    if not diff: return name
+    if not diff:
+        return name
     return f"{name} ({', '.join(f'{k}={key.get(k)}' for k in diff[:3])}{', ...' if len(diff) > 3 else ''})"
 
 # %% ../nbs/51_evaluate.ipynb #6f6f2a41
@@ -123,19 +162,27 @@ def group_runs(specs: Sequence[RunSpec]) -> dict[str, list[RunSpec]]:
         groups.setdefault(json.dumps(k, sort_keys=True, default=str), (k, []))[1].append(s)
     rows = {}
     for k, ss in groups.values():
-        label = _label(k, [o for o, _ in groups.values() if o is not k and o.get("method.name") == k.get("method.name")])
+        label = _label(
+            k, [o for o, _ in groups.values() if o is not k and o.get("method.name") == k.get("method.name")]
+        )
         seeds = [s.seed for s in ss]
-        parts = {label: ss} if len(set(seeds)) == len(seeds) else \
-            {f"{label} (step {st})": [s for s in ss if s.step == st] for st in dict.fromkeys(s.step for s in ss)}
-        for lab, sub in parts.items(): rows[lab if lab not in rows else f"{lab} #{len(rows)}"] = sub
+        parts = (
+            {label: ss}
+            if len(set(seeds)) == len(seeds)
+            else {f"{label} (step {st})": [s for s in ss if s.step == st] for st in dict.fromkeys(s.step for s in ss)}
+        )
+        for lab, sub in parts.items():
+            rows[lab if lab not in rows else f"{lab} #{len(rows)}"] = sub
     return rows
 
 # %% ../nbs/51_evaluate.ipynb #8cada8cf
 def init_key(spec: RunSpec) -> tuple[str, tuple]:
     """(description, identity) of the model `spec`'s run started from: a stage-2 run's `init_from` checkpoint (the
-    seed does not matter: every weight is loaded), otherwise the architecture, weights tag and head built at its seed."""
+    seed does not matter: every weight is loaded), otherwise the architecture, weights tag and head built at its
+    seed."""
     m = spec.cfg.get("model") or {}
-    if m.get("init_from"): return f"from {Path(m['init_from']).name}", ("init_from", str(m["init_from"]))
+    if m.get("init_from"):
+        return f"from {Path(m['init_from']).name}", ("init_from", str(m["init_from"]))
     desc = f"{m.get('arch')}, {m.get('head')}" + (f", {m['pretrained']}" if m.get("pretrained") else "")
     return desc, ("build", m.get("arch"), m.get("pretrained"), m.get("head"), spec.seed)
 
@@ -145,16 +192,22 @@ def _rng_kept():
     "Run the block and restore the Python, NumPy and torch random states afterwards."
     st = random.getstate(), np.random.get_state(), torch.get_rng_state()
     cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
-    try: yield
+    try:
+        yield
     finally:
-        random.setstate(st[0]); np.random.set_state(st[1]); torch.set_rng_state(st[2])
-        if cuda is not None: torch.cuda.set_rng_state_all(cuda)
+        random.setstate(st[0])
+        np.random.set_state(st[1])
+        torch.set_rng_state(st[2])
+        if cuda is not None:
+            torch.cuda.set_rng_state_all(cuda)
 
 # %% ../nbs/51_evaluate.ipynb #0bc7b88c
 def initial_model(spec: RunSpec, allow_torchscript: bool = False):
     """(model, None): the model `spec`'s run started from, built as the trainer built it (seeded with `run.seed`, then
-    `runs.build_run_model`); the run's saved `model.allow_torchscript` is never taken, only the caller's `allow_torchscript`."""
+    `runs.build_run_model`); the run's saved `model.allow_torchscript` is never taken, only the caller's
+    `allow_torchscript`."""
     from accelerate.utils import set_seed
+
     m = {k: v for k, v in (spec.cfg.get("model") or {}).items() if k != "allow_torchscript"}
     if m.get("init_from") and not Path(m["init_from"]).exists():
         raise FileNotFoundError(f"model.init_from={m['init_from']} of {spec.run} no longer exists")
@@ -166,9 +219,10 @@ def initial_model(spec: RunSpec, allow_torchscript: bool = False):
 @dataclass
 class Entry:
     "One evaluated model: a run (its checkpoint) or an initial model; `results` or the `error` that stopped it."
+
     label: str
-    kind: str                 # 'run', 'init' or 'control'
-    name: str                 # the run folder (or the init's identity)
+    kind: str  # 'run', 'init' or 'control'
+    name: str  # the run folder (or the init's identity)
     seed: int | None = None
     checkpoint: str | None = None
     step: int | None = None
@@ -181,41 +235,56 @@ class EvalError(RuntimeError):
     "A model that cannot be evaluated (a missing or damaged checkpoint, a model its config cannot build)."
 
 # %% ../nbs/51_evaluate.ipynb #3bb5b44b
-def evaluate_model(load: Callable, cfg, acc=None, strict: bool = False, what: str = "model") -> tuple[dict | None, Path | None, str | None]:
+def evaluate_model(
+    load: Callable, cfg, acc=None, strict: bool = False, what: str = "model"
+) -> tuple[dict | None, Path | None, str | None]:
     """(results, checkpoint, error) of one model: `load()` -> (model, checkpoint), `run_benchmarks`, and the model
     freed (with the GPU cache) before returning. A failure to load or evaluate comes back as `error` (with `strict`:
     raised, a load failure as `EvalError` naming `what`); a malformed data file named by `cfg` (`DataFormatError`:
-    every model would meet it) or a missing one is always raised (the benchmarks' checks catch most before any model loads)."""
+    every model would meet it) or a missing one is always raised (the benchmarks' checks catch most before any model
+    loads)."""
     model = ckpt = None
     try:
-        try: model, ckpt = load()
+        try:
+            model, ckpt = load()
         except Exception as e:
-            if strict: raise EvalError(f"{what}: cannot load: {one_line(e)}") from e
+            if strict:
+                raise EvalError(f"{what}: cannot load: {one_line(e)}") from e
             return None, None, f"cannot load: {one_line(e)}"
         dev = acc.device if acc is not None else torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        try: return run_benchmarks(model.to(dev), cfg, acc), ckpt, None
-        except (DataFormatError, FileNotFoundError): raise           # a data file every model would meet: it names the file
+        try:
+            return run_benchmarks(model.to(dev), cfg, acc), ckpt, None
+        except (DataFormatError, FileNotFoundError):
+            raise  # a data file every model would meet: it names the file
         except Exception as e:
-            if strict: raise
+            if strict:
+                raise
             return None, ckpt, f"evaluation failed: {type(e).__name__}: {one_line(e)}"
     finally:
-        del model; gc.collect()
-        if torch.cuda.is_available(): torch.cuda.empty_cache()
+        del model
+        gc.collect()
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
 
 # %% ../nbs/51_evaluate.ipynb #1a5e2926
 @dataclass
 class Request:
     "A checked evaluation request: the runs, the suite, the table's rows, where the results go."
+
     specs: list[RunSpec]
-    cfg: object                    # the evaluation config (one suite for every run)
+    cfg: object  # the evaluation config (one suite for every run)
     rows: dict[str, list[RunSpec]]
-    out: Path | None               # the output folder (None: only `json_out`)
-    json_out: Path | None          # one run's json record
-    plots: Path | None             # where benchmark figures go (None: none)
-    baseline: bool                 # evaluate the initial models too
+    out: Path | None  # the output folder (None: only `json_out`)
+    json_out: Path | None  # one run's json record
+    plots: Path | None  # where benchmark figures go (None: none)
+    baseline: bool  # evaluate the initial models too
     allow_torchscript: bool = False  # the user's own opt-in (--allow-torchscript); a run's saved config never opts in
-    controls: bool = False         # also score the controls: length, bag of words, blind text model, word frequency (`eval.controls`)
-    reuse: str | None = None       # a run's own record of this suite (`--out RUN/NAME`), read instead of loading its checkpoint
+    controls: bool = (
+        False  # also score the controls: length, bag of words, blind text model, word frequency (`eval.controls`)
+    )
+    reuse: str | None = (
+        None  # a run's own record of this suite (`--out RUN/NAME`), read instead of loading its checkpoint
+    )
 
 # %% ../nbs/51_evaluate.ipynb #256676df
 def _inside(p: Path, folder: Path) -> bool:
@@ -227,11 +296,16 @@ def _out_folder(out: str | None, now: datetime.datetime | None = None) -> Path:
     "`out`, which must be new or empty, or a new `evaluations/<timestamp>` in the working folder."
     if out is not None:
         p = Path(out)
-        if p.exists() and (not p.is_dir() or any(p.iterdir())): raise ConfigError(f"--out {p}: exists and is not an empty folder; name a new folder (nothing is overwritten)")
+        if p.exists() and (not p.is_dir() or any(p.iterdir())):
+            raise ConfigError(
+                f"--out {p}: exists and is not an empty folder; name a new folder (nothing is overwritten)"
+            )
         return p
     stamp, i = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S"), 1
     p = Path("evaluations") / stamp
-    while p.exists(): i += 1; p = Path("evaluations") / f"{stamp}-{i}"
+    while p.exists():
+        i += 1
+        p = Path("evaluations") / f"{stamp}-{i}"
     return p
 
 # %% ../nbs/51_evaluate.ipynb #76f55103
@@ -239,107 +313,197 @@ def _writable(p: Path, what: str) -> None:
     """A one-line ConfigError unless something can be made at `p`: its nearest existing parent folder takes a new entry
     (tried, not asked: `os.access` says yes to root on a read-only file system). Checked before any model loads."""
     a = p.parent
-    while not a.exists() and a != a.parent: a = a.parent
-    if not a.is_dir(): raise ConfigError(f"{what} {p}: {a} is a file, so nothing can be made under it")
+    while not a.exists() and a != a.parent:
+        a = a.parent
+    if not a.is_dir():
+        raise ConfigError(f"{what} {p}: {a} is a file, so nothing can be made under it")
     probe = a / f".argent_nb-write-test-{os.getpid()}"
-    try: probe.mkdir(); probe.rmdir()
-    except OSError as e: raise ConfigError(f"{what} {p}: cannot write in {a} ({e.strerror}); name a writable place") from None
+    try:
+        probe.mkdir()
+        probe.rmdir()
+    except OSError as e:
+        raise ConfigError(f"{what} {p}: cannot write in {a} ({e.strerror}); name a writable place") from None
 
 # %% ../nbs/51_evaluate.ipynb #1cc5bd27
-def check_request(paths: Sequence[str], overrides: Sequence[str] = (), out: str | None = None, baseline: bool | None = None,
-                  config: str | None = None, allow_torchscript: bool = False, controls: bool = False, reuse: str | None = None) -> Request:
+def check_request(
+    paths: Sequence[str],
+    overrides: Sequence[str] = (),
+    out: str | None = None,
+    baseline: bool | None = None,
+    config: str | None = None,
+    allow_torchscript: bool = False,
+    controls: bool = False,
+    reuse: str | None = None,
+) -> Request:
     """Everything about a request that can be checked before a model is loaded or a file is written: the runs (folder,
     config; with one run, its checkpoint), the suite (`check_eval`: names, values, data files), the output places."""
-    if not paths: raise ConfigError("give at least one run folder or checkpoint")
+    if not paths:
+        raise ConfigError("give at least one run folder or checkpoint")
     if reuse is not None and (Path(reuse).name != reuse or not reuse.endswith(".json")):
-        raise ConfigError(f"--reuse {reuse}: expected the file name of a record in each run folder, e.g. leaderboard.json")
+        raise ConfigError(
+            f"--reuse {reuse}: expected the file name of a record in each run folder, e.g. leaderboard.json"
+        )
     specs, seen = [read_run(p) for p in paths], {}
     for s in specs:
         k = (s.run.resolve(), s.ckpt.resolve() if s.ckpt else None)
-        if k in seen: raise ConfigError(f"{s.path} is the same checkpoint as {seen[k]}: give each run once")
+        if k in seen:
+            raise ConfigError(f"{s.path} is the same checkpoint as {seen[k]}: give each run once")
         seen[k] = s.path
-    if len(specs) == 1 and specs[0].problem and not (reuse and (specs[0].run / reuse).is_file()): raise FileNotFoundError(specs[0].problem)
+    if len(specs) == 1 and specs[0].problem and not (reuse and (specs[0].run / reuse).is_file()):
+        raise FileNotFoundError(specs[0].problem)
     cfg = suite_config(specs[0], overrides, config)
-    if cfg.n > MAX_EVAL_N: raise ConfigError(f"n={cfg.n}: at most {MAX_EVAL_N:,} samples (the suite holds every sample's features)")
+    if cfg.n > MAX_EVAL_N:
+        raise ConfigError(f"n={cfg.n}: at most {MAX_EVAL_N:,} samples (the suite holds every sample's features)")
     check_eval(cfg, prefix="")
     json_out = Path(out) if out is not None and str(out).endswith(".json") else None
-    if json_out is not None and len(specs) > 1: raise ConfigError(f"--out {out}: several runs write a folder (tables, figures), not a .json file")
-    if json_out is not None and (json_out.exists() or json_out.name in (EVAL, EVAL_INIT) and (json_out.parent / CONFIG).is_file()):
+    if json_out is not None and len(specs) > 1:
+        raise ConfigError(f"--out {out}: several runs write a folder (tables, figures), not a .json file")
+    if json_out is not None and (
+        json_out.exists() or json_out.name in (EVAL, EVAL_INIT) and (json_out.parent / CONFIG).is_file()
+    ):
         why = "exists" if json_out.exists() else "is the trainer's own record in that run folder"
         raise ConfigError(f"--out {out}: {why}; name a new file (nothing is overwritten)")
     if json_out is not None and run_in_use(json_out.parent):
-        raise ConfigError(f"--out {out}: {json_out.parent} is in use by a training (locked); write the record elsewhere, or once the training ends")
+        raise ConfigError(
+            f"--out {out}: {json_out.parent} is in use by a training (locked); write the record elsewhere, or once the "
+            "training ends"
+        )
     folder = None if json_out is not None else _out_folder(out)
     plots = Path(cfg.plots_dir) if cfg.plots_dir else (folder / "plots" if folder is not None else None)
     for p, what in ((folder, "--out"), (plots, "plots_dir")):
         for s in specs:
-            if p is not None and _inside(p, s.run): raise ConfigError(f"{what} {p}: inside run folder {s.run}; the evaluation writes outside the runs, never into them")
+            if p is not None and _inside(p, s.run):
+                raise ConfigError(
+                    f"{what} {p}: inside run folder {s.run}; the evaluation writes outside the runs, never into them"
+                )
     if plots is not None and plots.exists():
-        raise ConfigError(f"plots_dir {plots}: exists; name a new folder (the evaluation never writes into an existing one)")
+        raise ConfigError(
+            f"plots_dir {plots}: exists; name a new folder (the evaluation never writes into an existing one)"
+        )
     for p, what in ((folder, "--out"), (json_out, "--out"), (plots, "plots_dir")):
-        if p is not None: _writable(p, what)                  # a read-only place: said now, not after the evaluation
+        if p is not None:
+            _writable(p, what)  # a read-only place: said now, not after the evaluation
     rows = {specs[0].run.name: specs} if len(specs) == 1 else group_runs(specs)
-    return Request(specs, cfg, rows, folder, json_out, plots, len(specs) > 1 if baseline is None else baseline, allow_torchscript, controls, reuse)
+    return Request(
+        specs,
+        cfg,
+        rows,
+        folder,
+        json_out,
+        plots,
+        len(specs) > 1 if baseline is None else baseline,
+        allow_torchscript,
+        controls,
+        reuse,
+    )
 
 # %% ../nbs/51_evaluate.ipynb #dc52276e
 def _ckpt(p) -> Path | None:
     "The resolved checkpoint of `p` (a run folder: its newest complete one), None where there is none."
-    try: return find_checkpoint(p).resolve()
-    except OSError: return None
-
+    try:
+        return find_checkpoint(p).resolve()
+    except OSError:
+        return None
 
 # %% ../nbs/51_evaluate.ipynb #501e00b8
 def reused_record(spec: RunSpec, req: Request) -> dict | None:
-    "The record `req.reuse` in `spec`'s run folder when it holds the numbers of `req`'s suite (its config equal but for `plots_dir`), else None."
-    if not req.reuse or not (f := spec.run / req.reuse).is_file(): return None
-    try: rec = json.loads(f.read_text())
-    except ValueError as e: raise DataFormatError(f"{f}: not a json evaluation record ({e})") from None
+    """The record `req.reuse` in `spec`'s run folder when it holds the numbers of `req`'s suite (its config equal but
+    for `plots_dir`), else None."""
+    if not req.reuse or not (f := spec.run / req.reuse).is_file():
+        return None
+    try:
+        rec = json.loads(f.read_text())
+    except ValueError as e:
+        raise DataFormatError(f"{f}: not a json evaluation record ({e})") from None
     same = lambda c: json.dumps({k: v for k, v in c.items() if k != "plots_dir"}, sort_keys=True, default=str)
     if not isinstance(rec, dict) or not isinstance(rec.get("eval"), dict) or not isinstance(rec.get("eval_cfg"), dict):
-        raise DataFormatError(f"{f}: expected an evaluation record with 'eval' and 'eval_cfg' (written by --out RUN/{req.reuse})")
+        raise DataFormatError(
+            f"{f}: expected an evaluation record with 'eval' and 'eval_cfg' (written by --out RUN/{req.reuse})"
+        )
     return rec if same(rec["eval_cfg"]) == same(json.loads(json.dumps(to_dict(req.cfg), default=str))) else None
 
 # %% ../nbs/51_evaluate.ipynb #f403010a
-def control_entries(req: Request, acc=None, strict: bool = False, say: Callable = print, init: Callable = initial_model) -> list[Entry]:
-    "With `req.controls`: an `Entry` per control of `eval.controls.control_models`, with the tokenizer of the first run's model from `init`."
-    if not req.controls: return []
+def control_entries(
+    req: Request, acc=None, strict: bool = False, say: Callable = print, init: Callable = initial_model
+) -> list[Entry]:
+    """With `req.controls`: an `Entry` per control of `eval.controls.control_models`, with the tokenizer of the first
+    run's model from `init`."""
+    if not req.controls:
+        return []
     from argent_nb.eval.controls import control_models
+
     out = []
     for name, ctl in control_models(req.cfg, like=init(req.specs[0])[0]).items():
         say(f"control {name}")
         e = Entry(name, "control", name)
-        e.results, _, e.error = evaluate_model(lambda c=ctl: (c, None), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, name)
+        e.results, _, e.error = evaluate_model(
+            lambda c=ctl: (c, None), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, name
+        )
         out.append(e)
     return out
 
 # %% ../nbs/51_evaluate.ipynb #df750c0d
-def evaluate_request(req: Request, acc=None, strict: bool = False, load: Callable = load_run_model, init: Callable = initial_model,
-                     say: Callable = print) -> list[Entry]:
+def evaluate_request(
+    req: Request,
+    acc=None,
+    strict: bool = False,
+    load: Callable = load_run_model,
+    init: Callable = initial_model,
+    say: Callable = print,
+) -> list[Entry]:
     """Evaluate every run of `req` (and with `req.baseline` each distinct initial model once, unless it is one of the
     runs, as a stage-1 run is for its stage-2 runs), one model at a time; returns an `Entry` per model, initial models
-    first. Figures go to `plots_dir`/<n>_<run> (one run: `plots_dir`). A run with a record of this suite (`req.reuse`) is read from it."""
+    first. Figures go to `plots_dir`/<n>_<run> (one run: `plots_dir`). A run with a record of this suite (`req.reuse`)
+    is read from it."""
     main, ts = acc is None or acc.is_main_process, ({"allow_torchscript": True} if req.allow_torchscript else {})
     todo = [(lab, s) for lab, ss in req.rows.items() for s in ss]
-    inits, rows, dirs = {}, {s.ckpt.resolve() for s in req.specs if s.ckpt is not None}, {s.run.resolve() for s in req.specs}
-    for s in (req.specs if req.baseline else []):
+    inits, rows, dirs = (
+        {},
+        {s.ckpt.resolve() for s in req.specs if s.ckpt is not None},
+        {s.run.resolve() for s in req.specs},
+    )
+    for s in req.specs if req.baseline else []:
         desc, ident = init_key(s)
-        if ident[0] == "init_from" and (_ckpt(ident[1]) in rows or Path(ident[1]).resolve() in dirs): continue   # the stage-1 model is a row of its own
+        if ident[0] == "init_from" and (_ckpt(ident[1]) in rows or Path(ident[1]).resolve() in dirs):
+            continue  # the stage-1 model is a row of its own
         inits.setdefault(ident, (desc, s))
     descs, n, entries = list(dict.fromkeys(d for d, _ in inits.values())), len(todo) + len(inits), []
     for i, (ident, (desc, s)) in enumerate(inits.items()):
         say(f"[{i + 1}/{n}] initial model ({desc}, from {s.run.name})")
-        e = Entry("init" if len(descs) == 1 else f"init ({desc})", "init", desc, s.seed if ident[0] == "build" else None)
-        e.results, _, e.error = evaluate_model(lambda: init(s, **ts), dataclasses.replace(req.cfg, plots_dir=None), acc, strict, f"initial model of {s.path}")
+        e = Entry(
+            "init" if len(descs) == 1 else f"init ({desc})", "init", desc, s.seed if ident[0] == "build" else None
+        )
+        e.results, _, e.error = evaluate_model(
+            lambda: init(s, **ts),
+            dataclasses.replace(req.cfg, plots_dir=None),
+            acc,
+            strict,
+            f"initial model of {s.path}",
+        )
         entries.append(e)
     entries += control_entries(req, acc, strict, say, init=lambda s: init(s, **ts))
     for i, (lab, s) in enumerate(todo):
         e = Entry(lab, "run", str(s.path), s.seed, str(s.ckpt) if s.ckpt else None, s.step, note=s.note)
         say(f"[{len(inits) + i + 1}/{n}] {lab}: {s.path}" + (": no checkpoint" if s.problem else ""))
-        if (rec := reused_record(s, req)) is not None: e.results, e.checkpoint, e.step = rec["eval"], rec.get("checkpoint"), rec.get("step")
-        elif s.problem: e.error = f"no checkpoint: {s.problem}"
+        if (rec := reused_record(s, req)) is not None:
+            e.results, e.checkpoint, e.step = rec["eval"], rec.get("checkpoint"), rec.get("step")
+        elif s.problem:
+            e.error = f"no checkpoint: {s.problem}"
         else:
-            plots = None if req.plots is None or not main else req.plots if len(todo) == 1 else req.plots / f"{i:02d}_{s.run.name}"
-            e.results, _, e.error = evaluate_model(lambda: load(s.path, s.cfg, **ts), dataclasses.replace(req.cfg, plots_dir=str(plots) if plots else None), acc, strict, str(s.path))
+            plots = (
+                None
+                if req.plots is None or not main
+                else req.plots
+                if len(todo) == 1
+                else req.plots / f"{i:02d}_{s.run.name}"
+            )
+            e.results, _, e.error = evaluate_model(
+                lambda: load(s.path, s.cfg, **ts),
+                dataclasses.replace(req.cfg, plots_dir=str(plots) if plots else None),
+                acc,
+                strict,
+                str(s.path),
+            )
         entries.append(e)
     return entries
 
@@ -348,61 +512,118 @@ def aggregate(entries: Sequence[Entry]) -> dict[str, dict]:
     """The table: per label (in order), {'kind', 'n' (models evaluated), 'failed', 'seeds', 'mean': {metric: value},
     'std': {metric: sample std (ddof=1) over the runs, None for one run}}."""
     by = {}
-    for e in entries: by.setdefault(e.label, []).append(e)
+    for e in entries:
+        by.setdefault(e.label, []).append(e)
     out = {}
     for label, es in by.items():
         ok = [e for e in es if e.results is not None]
-        vals = {m: np.array([e.results[m] for e in ok if m in e.results], float) for m in dict.fromkeys(k for e in ok for k in e.results)}
-        out[label] = {"kind": es[0].kind, "n": len(ok), "failed": len(es) - len(ok), "seeds": [e.seed for e in ok],
-                      "mean": {m: float(v.mean()) for m, v in vals.items()},
-                      "std": {m: float(v.std(ddof=1)) if len(v) > 1 else None for m, v in vals.items()}}
+        vals = {
+            m: np.array([e.results[m] for e in ok if m in e.results], float)
+            for m in dict.fromkeys(k for e in ok for k in e.results)
+        }
+        out[label] = {
+            "kind": es[0].kind,
+            "n": len(ok),
+            "failed": len(es) - len(ok),
+            "seeds": [e.seed for e in ok],
+            "mean": {m: float(v.mean()) for m, v in vals.items()},
+            "std": {m: float(v.std(ddof=1)) if len(v) > 1 else None for m, v in vals.items()},
+        }
     return out
 
 # %% ../nbs/51_evaluate.ipynb #3422e4c1
 def _problems(entries: Sequence[Entry]) -> list[str]:
     "One line per model that could not be evaluated, and per note (a skipped newer checkpoint)."
-    return ([f"not evaluated: {e.label} (seed {e.seed}) {e.name}: {e.error}" for e in entries if e.error] +
-            [f"note: {e.label} {e.name}: {e.note}" for e in entries if e.note])
+    return [f"not evaluated: {e.label} (seed {e.seed}) {e.name}: {e.error}" for e in entries if e.error] + [
+        f"note: {e.label} {e.name}: {e.note}" for e in entries if e.note
+    ]
 
 # %% ../nbs/51_evaluate.ipynb #1456ef61
 def _world(cfg) -> dict:
-    "The world of an evaluation's numbers, for its provenance: the evaluation dataset and its object scale, where the suite has them."
+    """The world of an evaluation's numbers, for its provenance: the evaluation dataset and its object scale, where the
+    suite has them."""
     return {k: getattr(cfg, k) for k in ("dataset", "object_scale", "split") if hasattr(cfg, k)}
 
 # %% ../nbs/51_evaluate.ipynb #bfa9a261
 def write_outputs(folder: Path, req: Request, entries: Sequence[Entry], table: dict) -> None:
-    "table.md, table.csv (mean and std columns), runs.csv (every model's numbers), results.json and table.png into `folder`."
+    """table.md, table.csv (mean and std columns), runs.csv (every model's numbers), results.json and table.png into
+    `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     head, body = table_cells(table)
     c = req.cfg
-    md = [f"# Evaluation of {len(req.specs)} run(s)", "", f"suite: benchmarks={c.benchmarks} split={c.split} n={c.n} seed={c.seed} "
-          f"image_size={c.image_size} (every key: results.json); mean ± std (ddof=1) over seeds", "", markdown_table(head, body), ""]
-    md += [f"- {p}" for p in _problems(entries)] + [""] + [f"- {e.label}: {e.name} ({e.checkpoint})" for e in entries if e.kind == "run"]
+    md = [
+        f"# Evaluation of {len(req.specs)} run(s)",
+        "",
+        f"suite: benchmarks={c.benchmarks} split={c.split} n={c.n} seed={c.seed} "
+        f"image_size={c.image_size} (every key: results.json); mean ± std (ddof=1) over seeds",
+        "",
+        markdown_table(head, body),
+        "",
+    ]
+    md += (
+        [f"- {p}" for p in _problems(entries)]
+        + [""]
+        + [f"- {e.label}: {e.name} ({e.checkpoint})" for e in entries if e.kind == "run"]
+    )
     (folder / "table.md").write_text("\n".join(md) + "\n")
     metrics = head[2:]
     with open(folder / "table.csv", "w", newline="") as f:
-        w = csv.writer(f); w.writerow(["method", "kind", "runs", "failed", "seeds", *(x for m in metrics for x in (m, f"{m}_std"))])
+        w = csv.writer(f)
+        w.writerow(["method", "kind", "runs", "failed", "seeds", *(x for m in metrics for x in (m, f"{m}_std"))])
         for lab, r in table.items():
-            w.writerow([lab, r["kind"], r["n"], r["failed"], " ".join(map(str, r["seeds"])),
-                        *(("" if v is None else repr(v)) for m in metrics for v in (r["mean"].get(m), r["std"].get(m)))])
+            w.writerow(
+                [
+                    lab,
+                    r["kind"],
+                    r["n"],
+                    r["failed"],
+                    " ".join(map(str, r["seeds"])),
+                    *(("" if v is None else repr(v)) for m in metrics for v in (r["mean"].get(m), r["std"].get(m))),
+                ]
+            )
     with open(folder / "runs.csv", "w", newline="") as f:
-        w = csv.writer(f); w.writerow(["method", "kind", "run", "seed", "checkpoint", "step", "error", "note", *metrics])
-        for e in entries: w.writerow([e.label, e.kind, e.name, e.seed, e.checkpoint or "", e.step if e.step is not None else "", e.error or "",
-                                      e.note or "", *(repr(e.results[m]) if e.results and m in e.results else "" for m in metrics)])
-    write_json({"eval_cfg": to_dict(req.cfg), "models": [dataclasses.asdict(e) for e in entries], "table": table,
-                "provenance": provenance(_world(req.cfg))}, folder / "results.json", exclusive=True)
+        w = csv.writer(f)
+        w.writerow(["method", "kind", "run", "seed", "checkpoint", "step", "error", "note", *metrics])
+        for e in entries:
+            w.writerow(
+                [
+                    e.label,
+                    e.kind,
+                    e.name,
+                    e.seed,
+                    e.checkpoint or "",
+                    e.step if e.step is not None else "",
+                    e.error or "",
+                    e.note or "",
+                    *(repr(e.results[m]) if e.results and m in e.results else "" for m in metrics),
+                ]
+            )
+    write_json(
+        {
+            "eval_cfg": to_dict(req.cfg),
+            "models": [dataclasses.asdict(e) for e in entries],
+            "table": table,
+            "provenance": provenance(_world(req.cfg)),
+        },
+        folder / "results.json",
+        exclusive=True,
+    )
     import matplotlib.pyplot as plt
+
     plt.close(plot_table(table, folder / "table.png", title=f"{len(req.specs)} run(s), split={c.split}, n={c.n}"))
 
 # %% ../nbs/51_evaluate.ipynb #76e75101
 @dataclass
 class Comparison:
     "What an evaluation did: every model's `Entry` (initial models first), the aggregated table, the output folder."
+
     entries: list[Entry]
     table: dict
     out: Path | None
+
     @property
-    def failures(self) -> list[Entry]: return [e for e in self.entries if e.error]
+    def failures(self) -> list[Entry]:
+        return [e for e in self.entries if e.error]
 
 # %% ../nbs/51_evaluate.ipynb #59ec6c6f
 def _record(req: Request, e: Entry, folder: Path | None = None) -> Path:
@@ -411,91 +632,198 @@ def _record(req: Request, e: Entry, folder: Path | None = None) -> Path:
     evaluations given one `--out FILE`, one writes it and the other says so). With the provenance of the numbers."""
     ck = Path(e.checkpoint)
     plots = str(req.plots) if req.plots is not None else None
-    return write_json({"checkpoint": str(ck), "step": e.step, "eval_cfg": to_dict(dataclasses.replace(req.cfg, plots_dir=plots)), "eval": e.results,
-                       "provenance": provenance(_world(req.cfg))},
-                      req.json_out or Path(folder) / f"eval_{ck.stem if ck.is_file() else ck.name}_{req.cfg.split}.json", exclusive=True)
+    return write_json(
+        {
+            "checkpoint": str(ck),
+            "step": e.step,
+            "eval_cfg": to_dict(dataclasses.replace(req.cfg, plots_dir=plots)),
+            "eval": e.results,
+            "provenance": provenance(_world(req.cfg)),
+        },
+        req.json_out or Path(folder) / f"eval_{ck.stem if ck.is_file() else ck.name}_{req.cfg.split}.json",
+        exclusive=True,
+    )
 
 # %% ../nbs/51_evaluate.ipynb #4ad7ad64
 def _print_table(table: dict, entries: Sequence[Entry]) -> None:
     width = shutil.get_terminal_size((120, 24)).columns
-    if all(r["n"] + r["failed"] <= 1 for r in table.values()): print(results_table({l: r["mean"] for l, r in table.items()}, width=width))
-    else: print(text_table(*table_cells(table), width=width, keep=2))
-    for p in _problems(entries): print(p)
+    if all(r["n"] + r["failed"] <= 1 for r in table.values()):
+        print(results_table({l: r["mean"] for l, r in table.items()}, width=width))
+    else:
+        print(text_table(*table_cells(table), width=width, keep=2))
+    for p in _problems(entries):
+        print(p)
 
 # %% ../nbs/51_evaluate.ipynb #f0160416
 def run_request(req: Request, strict: bool = False, **kw) -> Comparison:
     """Evaluate `req` (on every process when launched on several), print the table and, on the main process, write the
-    output folder (built in a hidden `.NAME.partial-*` folder in its nearest existing parent and renamed into place at the end: an error, a
-    full disk or a SIGTERM leaves nothing; two evaluations of one `--out` never both write) and a single run's json record. With one run (or `strict`), a model that cannot be evaluated raises instead of being reported."""
+    output folder (built in a hidden `.NAME.partial-*` folder in its nearest existing parent and renamed into place at
+    the end: an error, a
+    full disk or a SIGTERM leaves nothing; two evaluations of one `--out` never both write) and a single run's json
+    record. With one run (or `strict`), a model that cannot be evaluated raises instead of being reported."""
     acc = None
     if int(os.environ.get("WORLD_SIZE", "1")) > 1:
         from accelerate import Accelerator
+
         acc = Accelerator(cpu=not torch.cuda.is_available())
     main = acc is None or acc.is_main_process
-    near = next((a for a in req.out.parents if a.is_dir()), Path(".")) if req.out is not None else None   # nothing made until the end
-    stage = Path(tempfile.mkdtemp(prefix=f".{req.out.name}.partial-", dir=near)) if main and req.out is not None else None
-    staged = dataclasses.replace(req, plots=stage / "plots") if stage is not None and req.plots == req.out / "plots" else req
-    if main and staged.plots is not None and staged is req: req.plots.mkdir(parents=True)   # a new folder, never an existing one
+    near = (
+        next((a for a in req.out.parents if a.is_dir()), Path(".")) if req.out is not None else None
+    )  # nothing made until the end
+    stage = (
+        Path(tempfile.mkdtemp(prefix=f".{req.out.name}.partial-", dir=near)) if main and req.out is not None else None
+    )
+    staged = (
+        dataclasses.replace(req, plots=stage / "plots") if stage is not None and req.plots == req.out / "plots" else req
+    )
+    if main and staged.plots is not None and staged is req:
+        req.plots.mkdir(parents=True)  # a new folder, never an existing one
     say = (lambda m: print(m, file=sys.stderr)) if main and len(req.specs) > 1 else (lambda m: None)
     try:
         entries = evaluate_request(staged, acc, strict or len(req.specs) == 1, say=say, **kw)
         table = aggregate(entries)
         if main:
             _print_table(table, entries)
-            rec = _record(req, entries[-1], stage) if len(req.specs) == 1 else None    # into the output folder
-            if rec is not None and req.json_out is not None: print(f"wrote {rec}")
+            rec = _record(req, entries[-1], stage) if len(req.specs) == 1 else None  # into the output folder
+            if rec is not None and req.json_out is not None:
+                print(f"wrote {rec}")
             if stage is not None:
                 write_outputs(stage, req, entries, table)
                 req.out.parent.mkdir(parents=True, exist_ok=True)
-                try: os.rename(stage, req.out)                  # atomic; onto an empty folder named by --out, never a full one
+                try:
+                    os.rename(stage, req.out)  # atomic; onto an empty folder named by --out, never a full one
                 except OSError as e:
-                    if e.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR): raise
-                    raise FileExistsError(f"--out {req.out}: made by another process during this evaluation; not overwritten, nothing written") from None
+                    if e.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR):
+                        raise
+                    raise FileExistsError(
+                        f"--out {req.out}: made by another process during this evaluation; not overwritten, nothing "
+                        "written"
+                    ) from None
                 print(f"wrote {req.out}")
         return Comparison(entries, table, req.out)
     finally:
-        if stage is not None and stage.exists(): shutil.rmtree(stage, ignore_errors=True)
+        if stage is not None and stage.exists():
+            shutil.rmtree(stage, ignore_errors=True)
 
 # %% ../nbs/51_evaluate.ipynb #ee190d71
 def evaluate_parser() -> argparse.ArgumentParser:
     "The command line's parser (its `--help` is saved with the package: `tools/save_help.py`)."
     p = argparse.ArgumentParser(
-        prog="python -m argent_nb.evaluate", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=textwrap.fill("Evaluate one or several runs (run folders or checkpoints) with one suite and write one table: methods as "
-                                  "rows (runs that differ only in run.seed averaged: mean ± std), metrics as columns, the initial models as 'init' rows.", 100),
-        epilog=textwrap.fill("keys (key=value or eval.key=value; defaults shown; the first run's `eval` group and then the command line override them):", 100)
-               + "\n\n" + config_help(eval_config_class()())
-               + "\n\n" + textwrap.fill(f"benchmarks: {sorted(BENCHMARKS)}; each has its own group of keys (`pep.*`, `re.*`, ...)", 100))
-    p.add_argument("items", nargs="+", metavar="RUN | key=value", help="run folders (holding config.yaml) or checkpoints inside them, and eval config overrides, e.g. n=500 split=novel")
-    p.add_argument("--config", default=None, action=Once, help="yaml file of evaluation keys, nested by group (e.g. configs/eval_argent_table.yaml); the key=value arguments override it")
-    p.add_argument("--out", default=None, help="output folder (default: a new evaluations/<timestamp>); with one run, a FILE.json writes only that run's record")
-    p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None, help="also evaluate each run's initial model (default: with several runs)")
-    p.add_argument("--allow-torchscript", action="store_true", help="load a TorchScript archive named as a run's model.pretrained: it RUNS CODE stored in the file, so only for a file you trust (a run's saved model.allow_torchscript is never taken)")
-    p.add_argument("--controls", action="store_true", help="also score the controls that must lose: length only, bag of words, a blind text model trained on the train split, word frequency (rows control:length, control:bow, control:blind, control:frequency)")
-    p.add_argument("--reuse", default=None, metavar="NAME", help="read a run from its record NAME (written by --out RUN/NAME with this same suite) instead of its checkpoint, which may be gone")
-    p.add_argument("--debug", action="store_true", help="show the traceback of an error; stop at the first model that fails")
+        prog="python -m argent_nb.evaluate",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.fill(
+            "Evaluate one or several runs (run folders or checkpoints) with one suite and write one table: methods as "
+            "rows (runs that differ only in run.seed averaged: mean ± std), metrics as columns, the initial models as "
+            "'init' rows.",
+            100,
+        ),
+        epilog=textwrap.fill(
+            "keys (key=value or eval.key=value; defaults shown; the first run's `eval` group and then the command line "
+            "override them):",
+            100,
+        )
+        + "\n\n"
+        + config_help(eval_config_class()())
+        + "\n\n"
+        + textwrap.fill(
+            f"benchmarks: {sorted(BENCHMARKS)}; each has its own group of keys (`pep.*`, `re.*`, ...)", 100
+        ),
+    )
+    p.add_argument(
+        "items",
+        nargs="+",
+        metavar="RUN | key=value",
+        help="run folders (holding config.yaml) or checkpoints inside them, and eval config overrides, e.g. n=500 "
+        "split=novel",
+    )
+    p.add_argument(
+        "--config",
+        default=None,
+        action=Once,
+        help="yaml file of evaluation keys, nested by group (e.g. configs/eval_argent_table.yaml); the key=value "
+        "arguments override it",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        help="output folder (default: a new evaluations/<timestamp>); with one run, a FILE.json writes only that run's "
+        "record",
+    )
+    p.add_argument(
+        "--baseline",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also evaluate each run's initial model (default: with several runs)",
+    )
+    p.add_argument(
+        "--allow-torchscript",
+        action="store_true",
+        help="load a TorchScript archive named as a run's model.pretrained: it RUNS CODE stored in the file, so only "
+        "for a file you trust (a run's saved model.allow_torchscript is never taken)",
+    )
+    p.add_argument(
+        "--controls",
+        action="store_true",
+        help="also score the controls that must lose: length only, bag of words, a blind text model trained on the "
+        "train split, word frequency (rows control:length, control:bow, control:blind, control:frequency)",
+    )
+    p.add_argument(
+        "--reuse",
+        default=None,
+        metavar="NAME",
+        help="read a run from its record NAME (written by --out RUN/NAME with this same suite) instead of its "
+        "checkpoint, which may be gone",
+    )
+    p.add_argument(
+        "--debug", action="store_true", help="show the traceback of an error; stop at the first model that fails"
+    )
     return p
 
 # %% ../nbs/51_evaluate.ipynb #755dcd4c
 def main(argv: Sequence[str] | None = None) -> Comparison:
-    "Command line: see `python -m argent_nb.evaluate --help`. A mistake: one line on stderr, exit status 2, nothing written."
+    """Command line: see `python -m argent_nb.evaluate --help`. A mistake: one line on stderr, exit status 2, nothing
+    written."""
     a = evaluate_parser().parse_intermixed_args(argv)
-    term = signal.signal(signal.SIGTERM, lambda s, f: sys.exit(128 + s)) if threading.current_thread() is threading.main_thread() else None
-    try:                                                   # SIGTERM: exits through the clean-ups (no partial output left)
-        paths = [x for x in a.items if "=" not in x or os.path.exists(x)]     # a 300-character key=value is no file name
-        try: req = check_request(paths, [x for x in a.items if x not in paths], a.out, a.baseline, a.config, a.allow_torchscript, a.controls, a.reuse)
-        except (ValueError, TypeError, OSError) as e:   # every check's kind: a mistake in the request
-            if isinstance(e, (ConfigError, FileNotFoundError, DataFormatError)): raise
+    term = (
+        signal.signal(signal.SIGTERM, lambda s, f: sys.exit(128 + s))
+        if threading.current_thread() is threading.main_thread()
+        else None
+    )
+    try:  # SIGTERM: exits through the clean-ups (no partial output left)
+        paths = [x for x in a.items if "=" not in x or os.path.exists(x)]  # a 300-character key=value is no file name
+        try:
+            req = check_request(
+                paths,
+                [x for x in a.items if x not in paths],
+                a.out,
+                a.baseline,
+                a.config,
+                a.allow_torchscript,
+                a.controls,
+                a.reuse,
+            )
+        except (ValueError, TypeError, OSError) as e:  # every check's kind: a mistake in the request
+            if isinstance(e, (ConfigError, FileNotFoundError, DataFormatError)):
+                raise
             raise ConfigError(one_line(e)) from e
         return run_request(req, strict=a.debug)
     except (ConfigError, FileNotFoundError, FileExistsError, KeyError, DataFormatError, EvalError) as e:
-        if a.debug: raise
-        print(f"python -m argent_nb.evaluate: error: {one_line(e)}", file=sys.stderr); sys.exit(2)
-    except OSError as e:                                   # a fault of the machine, said in words: exit status 1
-        if e.errno not in (errno.ENOSPC, errno.EDQUOT) or a.debug: raise
-        print(f"python -m argent_nb.evaluate: error: the disk is full (writing {e.filename or 'a file'}); nothing partial was left", file=sys.stderr); sys.exit(1)
+        if a.debug:
+            raise
+        print(f"python -m argent_nb.evaluate: error: {one_line(e)}", file=sys.stderr)
+        sys.exit(2)
+    except OSError as e:  # a fault of the machine, said in words: exit status 1
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT) or a.debug:
+            raise
+        print(
+            f"python -m argent_nb.evaluate: error: the disk is full (writing {e.filename or 'a file'}); nothing "
+            "partial was left",
+            file=sys.stderr,
+        )
+        sys.exit(1)
     finally:
-        if term is not None: signal.signal(signal.SIGTERM, term)
+        if term is not None:
+            signal.signal(signal.SIGTERM, term)
 
 # %% ../nbs/51_evaluate.ipynb #9c5c3596
 #| eval: false

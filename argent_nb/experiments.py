@@ -27,7 +27,9 @@ __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_
 # %% ../nbs/48_experiments.ipynb #3cb128ba
 @dataclass(frozen=True)
 class Run:
-    "One training of the plan: folder `name` under the plan's root, `configs/<config>` for `steps` at `seed` with `overrides`, started from the run `init_from` (a name of the plan) when it fine-tunes one."
+    """One training of the plan: folder `name` under the plan's root, `configs/<config>` for `steps` at `seed` with
+    `overrides`, started from the run `init_from` (a name of the plan) when it fine-tunes one."""
+
     name: str
     config: str
     seed: int
@@ -38,16 +40,27 @@ class Run:
 
     def train_args(self, root: Path, configs: Path, threads: int | None = None) -> list[str]:
         "The trainer's arguments for this run (`python -m argent_nb.train ARGS`), its folder under `root`."
-        every = self.save_every or max(1, min(self.steps, 100))          # a cut run loses at most 100 steps
-        return ["--quiet", "--config", str(Path(configs) / self.config), f"run.dir={Path(root) / self.name}", f"run.seed={self.seed}",
-                f"train.steps={self.steps}", f"train.save_every={every}", *self.overrides,
-                *([f"model.init_from={Path(root) / self.init_from}"] if self.init_from else []),
-                *([f"train.threads={threads}"] if threads else [])]
+        every = self.save_every or max(1, min(self.steps, 100))  # a cut run loses at most 100 steps
+        return [
+            "--quiet",
+            "--config",
+            str(Path(configs) / self.config),
+            f"run.dir={Path(root) / self.name}",
+            f"run.seed={self.seed}",
+            f"train.steps={self.steps}",
+            f"train.save_every={every}",
+            *self.overrides,
+            *([f"model.init_from={Path(root) / self.init_from}"] if self.init_from else []),
+            *([f"train.threads={threads}"] if threads else []),
+        ]
 
 # %% ../nbs/48_experiments.ipynb #64ce78e0
 @dataclass(frozen=True)
 class Claim:
-    "A claim `claim` (the paper's number: `paper`) that arm `a` is higher (`direction=1`) or lower (-1) than arm `b` on per-item key `key`; an arm is one label or two (their difference); `margin`, `paired_seeds`: `claim_row`'s; `section`: the verdict table it is shown in."
+    """A claim `claim` (the paper's number: `paper`) that arm `a` is higher (`direction=1`) or lower (-1) than arm `b`
+    on per-item key `key`; an arm is one label or two (their difference); `margin`, `paired_seeds`: `claim_row`'s;
+    `section`: the verdict table it is shown in."""
+
     claim: str
     paper: str
     key: str
@@ -58,16 +71,20 @@ class Claim:
     paired_seeds: bool = True
     section: str = ""
 
+
 @dataclass(frozen=True)
 class Table:
     "One evaluation command over several runs of the plan: `python -m argent_nb.evaluate RUNS --out <root>/<out> ARGS`."
+
     out: str
     runs: tuple[str, ...]
     args: tuple[str, ...] = ()
 
+
 @dataclass(frozen=True)
 class Eval:
     "An evaluation of each run of `labels` (`runs.evaluate_run(RUN, *args, out=out)`), kept in its folder as `out`."
+
     out: str
     args: tuple[str, ...]
     labels: tuple[str, ...] = ()
@@ -75,7 +92,10 @@ class Eval:
 # %% ../nbs/48_experiments.ipynb #c43a7ec3
 @dataclass(frozen=True)
 class Group:
-    "What one results notebook reads: its runs, its arms (`labels`: {label: run names, one per seed}), the outcome families and sample count `n` it scores them on, its evaluations, tables and claims; `control_samples`: (training samples of the blind control, of the frequency control's counts), `control_models`' defaults where empty."
+    """What one results notebook reads: its runs, its arms (`labels`: {label: run names, one per seed}), the outcome
+    families and sample count `n` it scores them on, its evaluations, tables and claims; `control_samples`: (training
+    samples of the blind control, of the frequency control's counts), `control_models`' defaults where empty."""
+
     name: str
     notebook: str
     runs: tuple[Run, ...]
@@ -93,261 +113,736 @@ class Group:
 
 # %% ../nbs/48_experiments.ipynb #945c62b7
 def plan_runs(plan: Mapping[str, Group]) -> dict[str, Run]:
-    "{run name: Run} of every group of `plan`; ValueError for a name declared twice with other settings or a start run, or a labelled run, the plan lacks."
+    """{run name: Run} of every group of `plan`; ValueError for a name declared twice with other settings or a start
+    run, or a labelled run, the plan lacks."""
     out: dict[str, Run] = {}
     for g in plan.values():
         for r in g.runs:
-            if out.setdefault(r.name, r) != r: raise ValueError(f"run {r.name!r} is declared twice with different settings (group {g.name!r})")
+            if out.setdefault(r.name, r) != r:
+                raise ValueError(f"run {r.name!r} is declared twice with different settings (group {g.name!r})")
     for g in plan.values():
         for r in g.runs:
-            if r.init_from and r.init_from not in out: raise ValueError(f"run {r.name!r} starts from {r.init_from!r}, which the plan does not declare")
+            if r.init_from and r.init_from not in out:
+                raise ValueError(f"run {r.name!r} starts from {r.init_from!r}, which the plan does not declare")
         for lab, names in g.labels.items():
-            if bad := [n for n in names if n not in out]: raise ValueError(f"group {g.name!r}, label {lab!r}: runs {bad} are not declared")
+            if bad := [n for n in names if n not in out]:
+                raise ValueError(f"group {g.name!r}, label {lab!r}: runs {bad} are not declared")
         for c in g.claims:
-            if bad := [l for l in (*c.a, *c.b) if l not in g.labels]: raise ValueError(f"group {g.name!r}, claim {c.claim!r}: labels {bad} unknown")
+            if bad := [l for l in (*c.a, *c.b) if l not in g.labels]:
+                raise ValueError(f"group {g.name!r}, claim {c.claim!r}: labels {bad} unknown")
     return out
 
 # %% ../nbs/48_experiments.ipynb #84dd8662
 @dataclass
 class Need:
     "What a plan asks of one run: train it, then score it on `scores` ({n: families}) and evaluate it as `evals` asks."
+
     run: Run
     scores: dict = field(default_factory=dict)
     evals: list = field(default_factory=list)
 
+
 def needed(plan: Mapping[str, Group], groups: Sequence[str]) -> dict[str, Need]:
-    "{run name: Need} of `groups` of `plan`: their runs, labelled runs and tables' runs, the runs those start from, each with the scores and evaluations the groups ask; start runs first."
+    """{run name: Need} of `groups` of `plan`: their runs, labelled runs and tables' runs, the runs those start from,
+    each with the scores and evaluations the groups ask; start runs first."""
     runs, out = plan_runs(plan), {}
-    if bad := [g for g in groups if g not in plan]: raise ValueError(f"unknown groups {bad}; the plan has {list(plan)}")
+    if bad := [g for g in groups if g not in plan]:
+        raise ValueError(f"unknown groups {bad}; the plan has {list(plan)}")
+
     def add(name: str) -> Need:
         if name not in out:
-            if runs[name].init_from: add(runs[name].init_from)
+            if runs[name].init_from:
+                add(runs[name].init_from)
             out[name] = Need(runs[name])
         return out[name]
+
     for g in (plan[x] for x in groups):
-        for name in (*(r.name for r in g.runs), *(n for t in g.tables for n in t.runs)): add(name)
+        for name in (*(r.name for r in g.runs), *(n for t in g.tables for n in t.runs)):
+            add(name)
         for name in g.scored():
             need = add(name)
-            if g.families: need.scores[g.n] = sorted(set(need.scores.get(g.n, ())) | set(g.families))
+            if g.families:
+                need.scores[g.n] = sorted(set(need.scores.get(g.n, ())) | set(g.families))
         for e in g.evals:
             for name in dict.fromkeys(r for lab in e.labels for r in g.labels[lab]):
-                if (e.out, e.args) not in add(name).evals: out[name].evals.append((e.out, e.args))
+                if (e.out, e.args) not in add(name).evals:
+                    out[name].evals.append((e.out, e.args))
     return out
 
 # %% ../nbs/48_experiments.ipynb #4b297b18
-SEEDS, STEPS, STAGE2, LB = (0, 1, 2, 3, 4), 800, 200, "leaderboard2"    # five seeds: the claims rule's power (79c_eval.claims)
-QUIET = ("train.eval_init=false", "eval.benchmarks=[]")     # runs the groups score item by item: no evaluation of their own
+SEEDS, STEPS, STAGE2, LB = (
+    (0, 1, 2, 3, 4),
+    800,
+    200,
+    "leaderboard2",
+)  # five seeds: the claims rule's power (79c_eval.claims)
+QUIET = (
+    "train.eval_init=false",
+    "eval.benchmarks=[]",
+)  # runs the groups score item by item: no evaluation of their own
 SCRATCH, STAGE_2 = ("clip", "meru", "hycoclip", "argent"), ("re", "rcme", "ceclip")
 LB_EVAL, LB_RECORD = ("benchmarks=[hiershapes,re,pep,tree,ceclip,rcme,norms]", "n=1000"), "leaderboard.json"
-LB_TABLE = Table(f"{LB}/eval", tuple(f"{LB}/{m}_s{s}" for m in (*SCRATCH, *STAGE_2) for s in SEEDS), ("--controls", "--reuse", LB_RECORD, *LB_EVAL))
-PEP_NORMS = ("benchmarks=[pep,norms]", "n=1000")       # `outcomes.run_record`'s evaluation of a run outside the leaderboard
+LB_TABLE = Table(
+    f"{LB}/eval",
+    tuple(f"{LB}/{m}_s{s}" for m in (*SCRATCH, *STAGE_2) for s in SEEDS),
+    ("--controls", "--reuse", LB_RECORD, *LB_EVAL),
+)
+PEP_NORMS = ("benchmarks=[pep,norms]", "n=1000")  # `outcomes.run_record`'s evaluation of a run outside the leaderboard
 
 CONTINUED = tuple(f"claims/ceclip/clip_continued_s{s}" for s in SEEDS)
-"Stage-1 CLIP trained on for the stage-2 budget by CLIP's own loss: the baseline of 60, 62 and 63 that isolates the method from more steps."
+"""Stage-1 CLIP trained on for the stage-2 budget by CLIP's own loss: the baseline of 60, 62 and 63 that isolates the
+method from more steps."""
+
 
 def slug(name: str) -> str:
     "A label as a folder name: lower case, every other character '_' ('RE, reg_weight=0' -> 're_reg_weight_0')."
     return "".join(ch if ch.isalnum() else "_" for ch in name.lower()).strip("_").replace("__", "_").replace("__", "_")
 
-def arm(prefix: str, config: str, steps: int, overrides: Sequence[str] = (), stage1: bool = False, seeds=SEEDS) -> tuple[Run, ...]:
-    "One run per seed, `<prefix>_s<seed>`, of `configs/<config>_hiershapes.yaml`; `stage1`: each started from the leaderboard's stage-1 CLIP of its seed."
-    return tuple(Run(f"{prefix}_s{s}", f"{config}_hiershapes.yaml", s, steps, tuple(overrides), f"{LB}/clip_s{s}" if stage1 else None) for s in seeds)
 
-def names(runs: Iterable[Run]) -> tuple[str, ...]: return tuple(r.name for r in runs)
+def arm(
+    prefix: str, config: str, steps: int, overrides: Sequence[str] = (), stage1: bool = False, seeds=SEEDS
+) -> tuple[Run, ...]:
+    """One run per seed, `<prefix>_s<seed>`, of `configs/<config>_hiershapes.yaml`; `stage1`: each started from the
+    leaderboard's stage-1 CLIP of its seed."""
+    return tuple(
+        Run(
+            f"{prefix}_s{s}",
+            f"{config}_hiershapes.yaml",
+            s,
+            steps,
+            tuple(overrides),
+            f"{LB}/clip_s{s}" if stage1 else None,
+        )
+        for s in seeds
+    )
+
+
+def names(runs: Iterable[Run]) -> tuple[str, ...]:
+    return tuple(r.name for r in runs)
 
 # %% ../nbs/48_experiments.ipynb #b0c8421b
-CURVE_EVAL = ("eval.split=val", "eval.n=500", "eval.benchmarks=[hiershapes,pep,ceclip]", "eval.ceclip.novel=false",
-              "eval.hiershapes.novel_taxa=false", "eval.every=100")
-S2_EVAL = (*(a.replace("every=100", "every=50").replace("ceclip]", "ceclip,re,rcme]") for a in CURVE_EVAL), "eval.re.novel_taxa=false", "eval.rcme.novel_taxa=false")
+CURVE_EVAL = (
+    "eval.split=val",
+    "eval.n=500",
+    "eval.benchmarks=[hiershapes,pep,ceclip]",
+    "eval.ceclip.novel=false",
+    "eval.hiershapes.novel_taxa=false",
+    "eval.every=100",
+)
+S2_EVAL = (
+    *(a.replace("every=100", "every=50").replace("ceclip]", "ceclip,re,rcme]") for a in CURVE_EVAL),
+    "eval.re.novel_taxa=false",
+    "eval.rcme.novel_taxa=false",
+)
+
 
 def leaderboard_group() -> Group:
-    "66_leaderboard's runs: the budget's learning curves, seven methods x `SEEDS` at `STEPS` / `STAGE2`, and their evaluation table."
-    curves = tuple(Run(f"{LB}/curves/{m}_s0", f"{m}_hiershapes.yaml", 0, 1000, ("train.eval_init=false", *CURVE_EVAL)) for m in SCRATCH)
-    curves += tuple(Run(f"{LB}/curves/{m}_s0", f"{m}_hiershapes.yaml", 0, 400, ("train.eval_init=false", "train.log_every=10", *S2_EVAL), f"{LB}/clip_s0")
-                    for m in STAGE_2)
-    main = sum((arm(f"{LB}/{m}", m, STEPS, QUIET) for m in SCRATCH), ()) + sum((arm(f"{LB}/{m}", m, STAGE2, QUIET, stage1=True) for m in STAGE_2), ())
+    """66_leaderboard's runs: the budget's learning curves, seven methods x `SEEDS` at `STEPS` / `STAGE2`, and their
+    evaluation table."""
+    curves = tuple(
+        Run(f"{LB}/curves/{m}_s0", f"{m}_hiershapes.yaml", 0, 1000, ("train.eval_init=false", *CURVE_EVAL))
+        for m in SCRATCH
+    )
+    curves += tuple(
+        Run(
+            f"{LB}/curves/{m}_s0",
+            f"{m}_hiershapes.yaml",
+            0,
+            400,
+            ("train.eval_init=false", "train.log_every=10", *S2_EVAL),
+            f"{LB}/clip_s0",
+        )
+        for m in STAGE_2
+    )
+    main = sum((arm(f"{LB}/{m}", m, STEPS, QUIET) for m in SCRATCH), ()) + sum(
+        (arm(f"{LB}/{m}", m, STAGE2, QUIET, stage1=True) for m in STAGE_2), ()
+    )
     labels = {m: names(arm(f"{LB}/{m}", m, 0)) for m in (*SCRATCH, *STAGE_2)} | {"clip, seed 0": (f"{LB}/clip_s0",)}
     s1_val = Eval("val.json", tuple(a.removeprefix("eval.") for a in S2_EVAL if "every" not in a), ("clip, seed 0",))
-    each = Eval(LB_RECORD, LB_EVAL, (*SCRATCH, *STAGE_2))       # each run's row of the table, kept in its folder: the table reads it (`--reuse`)
+    each = Eval(
+        LB_RECORD, LB_EVAL, (*SCRATCH, *STAGE_2)
+    )  # each run's row of the table, kept in its folder: the table reads it (`--reuse`)
     return Group("leaderboard", "66_leaderboard", curves + main, labels, evals=(s1_val, each), tables=(LB_TABLE,))
 
 # %% ../nbs/48_experiments.ipynb #fc37f419
 def re_group() -> Group:
-    "60_experiments_re: RE's ablations (Tables 3 and 5), stage 1 trained on as long (`CONTINUED`, the ceclip group's), and its claims."
-    variants = {"RE, reg_weight=0": ["method.re.prior_weight=0"], "EC, alpha=0": ["method.re.loss=ec", "method.re.ec_margin=0"],
-                "RE, root=origin": ["method.re.root=origin"]}
+    """60_experiments_re: RE's ablations (Tables 3 and 5), stage 1 trained on as long (`CONTINUED`, the ceclip group's),
+    and its claims."""
+    variants = {
+        "RE, reg_weight=0": ["method.re.prior_weight=0"],
+        "EC, alpha=0": ["method.re.loss=ec", "method.re.ec_margin=0"],
+        "RE, root=origin": ["method.re.root=origin"],
+    }
     runs = {k: arm(f"claims/re/{slug(k)}", "re", STAGE2, [*QUIET, *v], stage1=True) for k, v in variants.items()}
-    labels = {"CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)), "RE": names(arm(f"{LB}/re", "re", 0)), **{k: names(v) for k, v in runs.items()},
-              "CLIP (continued)": CONTINUED}
+    labels = {
+        "CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)),
+        "RE": names(arm(f"{LB}/re", "re", 0)),
+        **{k: names(v) for k, v in runs.items()},
+        "CLIP (continued)": CONTINUED,
+    }
     C = lambda claim, paper, key, a, b, **kw: Claim(claim, paper, key, (a,), (b,), **kw)
-    claims = (C("RE raises hierarchical recall over its stage-1 CLIP", "Table 1: R 0.36 -> 0.47", "hier_R", "RE", "CLIP stage 1"),
-              C("RE raises tau_d over its stage-1 CLIP", "Table 1: 0.89 -> 0.99", "hier_tau_d", "RE", "CLIP stage 1"),
-              C("RE raises tau_d on held-out subtrees", "(not in the paper)", "hier_tau_d_novel_taxa", "RE", "CLIP stage 1"),
-              C("RE raises the length-free PEP direction (not text length)", "supp. C: within 0.015 on length-matched tiers",
-                "pep_paired_reversed_length_free", "RE", "CLIP stage 1"),
-              C("RE keeps text-to-image R@1", "Table 1: COCO 0.30 -> 0.31", "t2i_R@1", "RE", "CLIP stage 1", margin=0.02),
-              C("RE keeps image-to-text R@1", "(COCO t2i only)", "i2t_R@1", "RE", "CLIP stage 1", margin=0.02),
-              C("without the regulariser, text-to-image R@1 is lower", "Table 3: 0.31 -> 0.26", "t2i_R@1", "RE, reg_weight=0", "RE", direction=-1),
-              C("RE's loss beats the EC loss with alpha = 0 on recall", "Table 5: 0.47 vs 0.30", "hier_R", "RE", "EC, alpha=0"),
-              C("the origin as root is worse on recall", "Table 3: 0.47 -> 0.19", "hier_R", "RE, root=origin", "RE", direction=-1),
-              C("the origin as root is worse on tau_d", "Table 3: 0.99 -> 0.54", "hier_tau_d", "RE, root=origin", "RE", direction=-1),
-              C("RE raises tau_d over CLIP trained as long", "(the same steps without RE)", "hier_tau_d", "RE", "CLIP (continued)"),
-              C("RE raises hierarchical recall over CLIP trained as long", "(the same steps without RE)", "hier_R", "RE", "CLIP (continued)"),
-              C("RE raises the length-free PEP direction over CLIP trained as long", "(the same steps without RE)",
-                "pep_paired_reversed_length_free", "RE", "CLIP (continued)"))
-    return Group("re", "60_experiments_re", sum(runs.values(), ()), labels, ("retrieval", "pep", "hier"), 1000,
-                 (Eval("pep_norms.json", PEP_NORMS, (*variants, "CLIP (continued)")),), (LB_TABLE,), claims)
+    claims = (
+        C(
+            "RE raises hierarchical recall over its stage-1 CLIP",
+            "Table 1: R 0.36 -> 0.47",
+            "hier_R",
+            "RE",
+            "CLIP stage 1",
+        ),
+        C("RE raises tau_d over its stage-1 CLIP", "Table 1: 0.89 -> 0.99", "hier_tau_d", "RE", "CLIP stage 1"),
+        C("RE raises tau_d on held-out subtrees", "(not in the paper)", "hier_tau_d_novel_taxa", "RE", "CLIP stage 1"),
+        C(
+            "RE raises the length-free PEP direction (not text length)",
+            "supp. C: within 0.015 on length-matched tiers",
+            "pep_paired_reversed_length_free",
+            "RE",
+            "CLIP stage 1",
+        ),
+        C("RE keeps text-to-image R@1", "Table 1: COCO 0.30 -> 0.31", "t2i_R@1", "RE", "CLIP stage 1", margin=0.02),
+        C("RE keeps image-to-text R@1", "(COCO t2i only)", "i2t_R@1", "RE", "CLIP stage 1", margin=0.02),
+        C(
+            "without the regulariser, text-to-image R@1 is lower",
+            "Table 3: 0.31 -> 0.26",
+            "t2i_R@1",
+            "RE, reg_weight=0",
+            "RE",
+            direction=-1,
+        ),
+        C(
+            "RE's loss beats the EC loss with alpha = 0 on recall",
+            "Table 5: 0.47 vs 0.30",
+            "hier_R",
+            "RE",
+            "EC, alpha=0",
+        ),
+        C(
+            "the origin as root is worse on recall",
+            "Table 3: 0.47 -> 0.19",
+            "hier_R",
+            "RE, root=origin",
+            "RE",
+            direction=-1,
+        ),
+        C(
+            "the origin as root is worse on tau_d",
+            "Table 3: 0.99 -> 0.54",
+            "hier_tau_d",
+            "RE, root=origin",
+            "RE",
+            direction=-1,
+        ),
+        C(
+            "RE raises tau_d over CLIP trained as long",
+            "(the same steps without RE)",
+            "hier_tau_d",
+            "RE",
+            "CLIP (continued)",
+        ),
+        C(
+            "RE raises hierarchical recall over CLIP trained as long",
+            "(the same steps without RE)",
+            "hier_R",
+            "RE",
+            "CLIP (continued)",
+        ),
+        C(
+            "RE raises the length-free PEP direction over CLIP trained as long",
+            "(the same steps without RE)",
+            "pep_paired_reversed_length_free",
+            "RE",
+            "CLIP (continued)",
+        ),
+    )
+    return Group(
+        "re",
+        "60_experiments_re",
+        sum(runs.values(), ()),
+        labels,
+        ("retrieval", "pep", "hier"),
+        1000,
+        (Eval("pep_norms.json", PEP_NORMS, (*variants, "CLIP (continued)")),),
+        (LB_TABLE,),
+        claims,
+    )
 
 # %% ../nbs/48_experiments.ipynb #8500fc2f
 def rcme_group() -> Group:
     "62_experiments_rcme: RCME's ablations (Tables 5, 6, 7), stage 1 trained on as long (`CONTINUED`), and its claims."
-    variants = {"LE + prior": ["method.rcme.ge_weight=0", "method.rcme.cma_weight=0", "method.rcme.prior_weight=1"],
-                "LE + CMA": ["method.rcme.ge_weight=0"], "LE + GE + prior": ["method.rcme.cma_weight=0", "method.rcme.prior_weight=1"],
-                "RCME, random negatives": ["method.rcme.negatives=random"], "RCME on caption tiers": ["method.rcme.chain=tiers"]}
+    variants = {
+        "LE + prior": ["method.rcme.ge_weight=0", "method.rcme.cma_weight=0", "method.rcme.prior_weight=1"],
+        "LE + CMA": ["method.rcme.ge_weight=0"],
+        "LE + GE + prior": ["method.rcme.cma_weight=0", "method.rcme.prior_weight=1"],
+        "RCME, random negatives": ["method.rcme.negatives=random"],
+        "RCME on caption tiers": ["method.rcme.chain=tiers"],
+    }
     runs = {k: arm(f"claims/rcme/{slug(k)}", "rcme", STAGE2, [*QUIET, *v], stage1=True) for k, v in variants.items()}
-    labels = {"CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)), **{m: names(arm(f"{LB}/{m.lower()}", m, 0)) for m in ("RE", "RCME")},
-              **{k: names(v) for k, v in runs.items()}, "CLIP (continued)": CONTINUED}
+    labels = {
+        "CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)),
+        **{m: names(arm(f"{LB}/{m.lower()}", m, 0)) for m in ("RE", "RCME")},
+        **{k: names(v) for k, v in runs.items()},
+        "CLIP (continued)": CONTINUED,
+    }
     C, ZS = (lambda claim, paper, key, a, b, **kw: Claim(claim, paper, key, (a,), (b,), **kw)), "zs_mean_top1"
-    claims = (C("Table 5: GE added to LE + prior raises zero-shot", "41.50 -> 62.97", ZS, "LE + GE + prior", "LE + prior"),
-              C("Table 5: GE added to LE + CMA raises zero-shot", "(the paper's row pair is GE + prior -> GE + CMA)", ZS, "RCME", "LE + CMA"),
-              C("Table 5: CMA beats the prior (both with LE + GE)", "62.97 -> 65.09", ZS, "RCME", "LE + GE + prior"),
-              C("Table 5: GE raises the own-name tau (LE + prior)", "(tau not in Table 5)", "taxo_tau", "LE + GE + prior", "LE + prior"),
-              C("Table 6: rank-matched negatives beat random ones", "62.22 -> 65.09", ZS, "RCME", "RCME, random negatives"),
-              C("Table 2: RCME beats its stage-1 CLIP at the finest rank", "genus/species: RCME best", "zs_genus_top1", "RCME", "CLIP stage 1"),
-              C("Table 2: the baseline keeps the coarsest rank", "kingdom: baselines best", "zs_kingdom_top1", "RCME", "CLIP stage 1", direction=-1),
-              C("RCME raises the own-name tau over its stage-1 CLIP", "Table 1: RCME has the highest tau", "taxo_tau", "RCME", "CLIP stage 1"),
-              C("RCME raises the own-name tau on held-out subtrees", "(not in the paper)", "taxo_tau_novel_taxa", "RCME", "CLIP stage 1"),
-              C("RCME raises the own-name tau over CLIP trained as long", "(the same steps without RCME)", "taxo_tau", "RCME", "CLIP (continued)"),
-              C("RCME beats CLIP trained as long at the finest rank", "(the same steps without RCME)", "zs_genus_top1", "RCME", "CLIP (continued)"))
+    claims = (
+        C("Table 5: GE added to LE + prior raises zero-shot", "41.50 -> 62.97", ZS, "LE + GE + prior", "LE + prior"),
+        C(
+            "Table 5: GE added to LE + CMA raises zero-shot",
+            "(the paper's row pair is GE + prior -> GE + CMA)",
+            ZS,
+            "RCME",
+            "LE + CMA",
+        ),
+        C("Table 5: CMA beats the prior (both with LE + GE)", "62.97 -> 65.09", ZS, "RCME", "LE + GE + prior"),
+        C(
+            "Table 5: GE raises the own-name tau (LE + prior)",
+            "(tau not in Table 5)",
+            "taxo_tau",
+            "LE + GE + prior",
+            "LE + prior",
+        ),
+        C("Table 6: rank-matched negatives beat random ones", "62.22 -> 65.09", ZS, "RCME", "RCME, random negatives"),
+        C(
+            "Table 2: RCME beats its stage-1 CLIP at the finest rank",
+            "genus/species: RCME best",
+            "zs_genus_top1",
+            "RCME",
+            "CLIP stage 1",
+        ),
+        C(
+            "Table 2: the baseline keeps the coarsest rank",
+            "kingdom: baselines best",
+            "zs_kingdom_top1",
+            "RCME",
+            "CLIP stage 1",
+            direction=-1,
+        ),
+        C(
+            "RCME raises the own-name tau over its stage-1 CLIP",
+            "Table 1: RCME has the highest tau",
+            "taxo_tau",
+            "RCME",
+            "CLIP stage 1",
+        ),
+        C(
+            "RCME raises the own-name tau on held-out subtrees",
+            "(not in the paper)",
+            "taxo_tau_novel_taxa",
+            "RCME",
+            "CLIP stage 1",
+        ),
+        C(
+            "RCME raises the own-name tau over CLIP trained as long",
+            "(the same steps without RCME)",
+            "taxo_tau",
+            "RCME",
+            "CLIP (continued)",
+        ),
+        C(
+            "RCME beats CLIP trained as long at the finest rank",
+            "(the same steps without RCME)",
+            "zs_genus_top1",
+            "RCME",
+            "CLIP (continued)",
+        ),
+    )
     for arm_, how in (("RCME", "rank texts"), ("RCME on caption tiers", "the tiers")):
-        claims += (C(f"Table 7, RCME trained on {how}: >= RE on tau_d", "0.991 vs 0.988", "hier_tau_d", arm_, "RE"),
-                   C(f"Table 7, RCME trained on {how}: >= RE on recall", "F1 0.241 vs 0.229", "hier_R", arm_, "RE"),
-                   C(f"Table 7, RCME trained on {how}: keeps RE's t2i R@1", "(retrieval kept)", "t2i_R@1", arm_, "RE", margin=0.02))
-    return Group("rcme", "62_experiments_rcme", sum(runs.values(), ()), labels, ("retrieval", "zero_shot", "hier", "taxo"), 1000, claims=claims)
+        claims += (
+            C(f"Table 7, RCME trained on {how}: >= RE on tau_d", "0.991 vs 0.988", "hier_tau_d", arm_, "RE"),
+            C(f"Table 7, RCME trained on {how}: >= RE on recall", "F1 0.241 vs 0.229", "hier_R", arm_, "RE"),
+            C(
+                f"Table 7, RCME trained on {how}: keeps RE's t2i R@1",
+                "(retrieval kept)",
+                "t2i_R@1",
+                arm_,
+                "RE",
+                margin=0.02,
+            ),
+        )
+    return Group(
+        "rcme",
+        "62_experiments_rcme",
+        sum(runs.values(), ()),
+        labels,
+        ("retrieval", "zero_shot", "hier", "taxo"),
+        1000,
+        claims=claims,
+    )
 
 # %% ../nbs/48_experiments.ipynb #61009e00
 def ceclip_group() -> Group:
     "63_experiments_ceclip: CE-CLIP's variants and its sixteen claims."
     COS = ["method.ceclip.threshold_units=cosine"]
-    variants = {"CLIP (continued)": ["method.name=clip"], "ITC-hn": ["method.ceclip.imc_weight=0", "method.ceclip.cmr_weight=0"],
-                "ITC-hn + IMC": ["method.ceclip.cmr_weight=0"], "ITC-hn + CMR": ["method.ceclip.imc_weight=0"], "CE-CLIP, cosine u=0.1": COS + ["method.ceclip.u=0.1"],
-                **{f"CE-CLIP, cosine fixed {t}": COS + ["method.ceclip.threshold=fixed", f"method.ceclip.threshold_value={t}"] for t in (0.02, 0.05, 0.1)},
-                "CE-CLIP, sums": ["method.ceclip.reduction=sum"], "CE-CLIP, per-sample negatives": ["method.ceclip.itc_variant=paper"]}
-    runs = {k: arm(f"claims/ceclip/{slug(k)}", "ceclip", STAGE2, [*QUIET, *v], stage1=True) for k, v in variants.items()}
-    labels = {"CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)), "CE-CLIP": names(arm(f"{LB}/ceclip", "ceclip", 0)), **{k: names(v) for k, v in runs.items()}}
-    C, CE, FT, B = (lambda claim, paper, key, a, b, **kw: Claim(claim, paper, key, (a,), (b,), **kw)), "CE-CLIP", "CLIP (continued)", "foil_binding_seen"
-    claims = tuple(C(f"CE-CLIP beats CLIP-FT on binding-only {t} foils", p, f"foil_{t}_binding_seen", CE, FT)
-                   for t, p in (("relation", "ARO-R 83.0 vs 61.7"), ("attribute", "ARO-A 76.4 vs 66.1"), ("object", "SugarCrepe 85.2 vs 77.2")))
-    claims += (C("CE-CLIP beats CLIP-FT on all binding-only foils, held-out compositions", "VALSE 72.5 vs 71.8", "foil_binding_novel", CE, FT),
-               C("CE-CLIP beats its stage-1 CLIP on all binding-only foils", "ARO-R 83.0 vs 59.3", B, CE, "CLIP stage 1"),
-               C("CE-CLIP beats CLIP-FT on text-to-image R@1", "Table 5: 69.4 vs 66.2", "t2i_R@1", CE, FT),
-               C("CE-CLIP keeps zero-shot within the paper's drop", "Table 5: 53.2 vs 57.2", "zs_mean_top1", CE, FT, margin=0.04),
-               C("Table 4: IMC added to ITC-hn helps", "75.4 -> 77.7", B, "ITC-hn + IMC", "ITC-hn"),
-               C("Table 4: CMR added to ITC-hn helps", "75.4 -> 77.1", B, "ITC-hn + CMR", "ITC-hn"),
-               C("Table 4: all three beat ITC-hn", "75.4 -> 79.0", B, CE, "ITC-hn"))
-    claims += tuple(C(f"Fig. 5a: adaptive thresholds beat fixed {t} (cosine)", "adaptive best", B, "CE-CLIP, cosine u=0.1", f"CE-CLIP, cosine fixed {t}")
-                    for t in (0.02, 0.05, 0.1))
-    claims += tuple(C(f"{v} beats CLIP-FT on all binding-only foils", "(the paper's form)", B, v, FT)
-                    for v in ("CE-CLIP, cosine u=0.1", "CE-CLIP, sums", "CE-CLIP, per-sample negatives"))
-    return Group("ceclip", "63_experiments_ceclip", sum(runs.values(), ()), labels, ("retrieval", "zero_shot", "foils"), 1000, claims=claims)
+    variants = {
+        "CLIP (continued)": ["method.name=clip"],
+        "ITC-hn": ["method.ceclip.imc_weight=0", "method.ceclip.cmr_weight=0"],
+        "ITC-hn + IMC": ["method.ceclip.cmr_weight=0"],
+        "ITC-hn + CMR": ["method.ceclip.imc_weight=0"],
+        "CE-CLIP, cosine u=0.1": COS + ["method.ceclip.u=0.1"],
+        **{
+            f"CE-CLIP, cosine fixed {t}": COS + ["method.ceclip.threshold=fixed", f"method.ceclip.threshold_value={t}"]
+            for t in (0.02, 0.05, 0.1)
+        },
+        "CE-CLIP, sums": ["method.ceclip.reduction=sum"],
+        "CE-CLIP, per-sample negatives": ["method.ceclip.itc_variant=paper"],
+    }
+    runs = {
+        k: arm(f"claims/ceclip/{slug(k)}", "ceclip", STAGE2, [*QUIET, *v], stage1=True) for k, v in variants.items()
+    }
+    labels = {
+        "CLIP stage 1": names(arm(f"{LB}/clip", "clip", 0)),
+        "CE-CLIP": names(arm(f"{LB}/ceclip", "ceclip", 0)),
+        **{k: names(v) for k, v in runs.items()},
+    }
+    C, CE, FT, B = (
+        (lambda claim, paper, key, a, b, **kw: Claim(claim, paper, key, (a,), (b,), **kw)),
+        "CE-CLIP",
+        "CLIP (continued)",
+        "foil_binding_seen",
+    )
+    claims = tuple(
+        C(f"CE-CLIP beats CLIP-FT on binding-only {t} foils", p, f"foil_{t}_binding_seen", CE, FT)
+        for t, p in (
+            ("relation", "ARO-R 83.0 vs 61.7"),
+            ("attribute", "ARO-A 76.4 vs 66.1"),
+            ("object", "SugarCrepe 85.2 vs 77.2"),
+        )
+    )
+    claims += (
+        C(
+            "CE-CLIP beats CLIP-FT on all binding-only foils, held-out compositions",
+            "VALSE 72.5 vs 71.8",
+            "foil_binding_novel",
+            CE,
+            FT,
+        ),
+        C("CE-CLIP beats its stage-1 CLIP on all binding-only foils", "ARO-R 83.0 vs 59.3", B, CE, "CLIP stage 1"),
+        C("CE-CLIP beats CLIP-FT on text-to-image R@1", "Table 5: 69.4 vs 66.2", "t2i_R@1", CE, FT),
+        C(
+            "CE-CLIP keeps zero-shot within the paper's drop",
+            "Table 5: 53.2 vs 57.2",
+            "zs_mean_top1",
+            CE,
+            FT,
+            margin=0.04,
+        ),
+        C("Table 4: IMC added to ITC-hn helps", "75.4 -> 77.7", B, "ITC-hn + IMC", "ITC-hn"),
+        C("Table 4: CMR added to ITC-hn helps", "75.4 -> 77.1", B, "ITC-hn + CMR", "ITC-hn"),
+        C("Table 4: all three beat ITC-hn", "75.4 -> 79.0", B, CE, "ITC-hn"),
+    )
+    claims += tuple(
+        C(
+            f"Fig. 5a: adaptive thresholds beat fixed {t} (cosine)",
+            "adaptive best",
+            B,
+            "CE-CLIP, cosine u=0.1",
+            f"CE-CLIP, cosine fixed {t}",
+        )
+        for t in (0.02, 0.05, 0.1)
+    )
+    claims += tuple(
+        C(f"{v} beats CLIP-FT on all binding-only foils", "(the paper's form)", B, v, FT)
+        for v in ("CE-CLIP, cosine u=0.1", "CE-CLIP, sums", "CE-CLIP, per-sample negatives")
+    )
+    return Group(
+        "ceclip",
+        "63_experiments_ceclip",
+        sum(runs.values(), ()),
+        labels,
+        ("retrieval", "zero_shot", "foils"),
+        1000,
+        claims=claims,
+    )
 
 # %% ../nbs/48_experiments.ipynb #3deadf2f
 GUARD_WEIGHT = {"recipe": ("w02", ()), "5x": ("w1", ("method.argent.ada_weight=1.0",))}
-GUARD = {"no guard": ("none", ()), "warm-up K=50": ("k50", ("method.argent.ada_warmup=50",)), "uniformity w=1": ("unif", ("method.argent.unif_weight=1.0",))}
+GUARD = {
+    "no guard": ("none", ()),
+    "warm-up K=50": ("k50", ("method.argent.ada_warmup=50",)),
+    "uniformity w=1": ("unif", ("method.argent.unif_weight=1.0",)),
+}
 PROBE = ("data.batch_size=32", "optim.warmup_steps=20", *QUIET)
 
-def argent_claims(DIR: str = "pep_paired_reversed_length_free", CON: str = "pep_paired_contradiction") -> tuple[Claim, ...]:
+
+def argent_claims(
+    DIR: str = "pep_paired_reversed_length_free", CON: str = "pep_paired_contradiction"
+) -> tuple[Claim, ...]:
     "61's claims on its own arms: independent seeds (every arm trained from scratch)."
     V = lambda claim, paper, key, a, b: Claim(claim, paper, key, (a,), (b,), paired_seeds=False)
     out = ()
-    for a, b, w in (("ARGENT", "HyCoCLIP", "ARGENT's mean vs HyCoCLIP's 0.5 x sum"), ("ARGENT", "HyCoCLIP, mean", "both the mean"),
-                    ("ARGENT, release", "HyCoCLIP", "both 0.5 x sum")):
-        out += (V(f"ARGENT > HyCoCLIP, zero-shot ({w})", "+0.7 (avg.)", "zs_mean_top1", a, b), V(f"ARGENT > HyCoCLIP, t2i R@10 ({w})", "+1.1 (COCO)", "t2i_R@10", a, b),
-                V(f"ARGENT > HyCoCLIP, PEP direction ({w})", "PEP AUC +1.5", DIR, a, b), V(f"ARGENT > HyCoCLIP, PEP content ({w})", "PEP AUC +1.5", CON, a, b))
-    out += (V("ARGENT > HyCoCLIP, t2i R@5", "+1.1 (COCO)", "t2i_R@5", "ARGENT", "HyCoCLIP"), V("HyCoCLIP > MERU, zero-shot", "44.4 vs 40.2", "zs_mean_top1", "HyCoCLIP", "MERU"),
-            V("HyCoCLIP > MERU, PEP direction", "PEP AUC 98.0 vs 60.4", DIR, "HyCoCLIP", "MERU"), V("ARGENT > CLIP, zero-shot", "45.1 vs 40.6", "zs_mean_top1", "ARGENT", "CLIP"),
-            V("ARGENT > CLIP, t2i R@10", "69.7 vs 69.2", "t2i_R@10", "ARGENT", "CLIP"), V("ARGENT > HyCoCLIP, own-name taxonomic tau", "(not on the page)", "taxo_tau", "ARGENT", "HyCoCLIP"))
-    for b, w in (("HyCoCLIP", "HyCoCLIP as released"), ("HyCoCLIP, mean", "both the mean")):      # the noisy run minus the clean run of its seed
-        out += tuple(Claim(f"noisy positives cost ARGENT less than HyCoCLIP, {lab} ({w})", "(argued, no number)", k, ("ARGENT, noise 0.3", "ARGENT"),
-                           (f"{b}, noise 0.3", b), paired_seeds=False) for k, lab in (("t2i_R@10", "t2i R@10"), ("zs_mean_top1", "zero-shot")))
-    return out + tuple(V(f"the norm regulariser (margin 1) rescues released HyCoCLIP, {lab}", "(it prevents collapse)", k, "HyCoCLIP + norm, margin 1", "HyCoCLIP")
-                       for k, lab in (("t2i_R@10", "t2i R@10"), ("zs_mean_top1", "zero-shot"), (DIR, "PEP direction")))
+    for a, b, w in (
+        ("ARGENT", "HyCoCLIP", "ARGENT's mean vs HyCoCLIP's 0.5 x sum"),
+        ("ARGENT", "HyCoCLIP, mean", "both the mean"),
+        ("ARGENT, release", "HyCoCLIP", "both 0.5 x sum"),
+    ):
+        out += (
+            V(f"ARGENT > HyCoCLIP, zero-shot ({w})", "+0.7 (avg.)", "zs_mean_top1", a, b),
+            V(f"ARGENT > HyCoCLIP, t2i R@10 ({w})", "+1.1 (COCO)", "t2i_R@10", a, b),
+            V(f"ARGENT > HyCoCLIP, PEP direction ({w})", "PEP AUC +1.5", DIR, a, b),
+            V(f"ARGENT > HyCoCLIP, PEP content ({w})", "PEP AUC +1.5", CON, a, b),
+        )
+    out += (
+        V("ARGENT > HyCoCLIP, t2i R@5", "+1.1 (COCO)", "t2i_R@5", "ARGENT", "HyCoCLIP"),
+        V("HyCoCLIP > MERU, zero-shot", "44.4 vs 40.2", "zs_mean_top1", "HyCoCLIP", "MERU"),
+        V("HyCoCLIP > MERU, PEP direction", "PEP AUC 98.0 vs 60.4", DIR, "HyCoCLIP", "MERU"),
+        V("ARGENT > CLIP, zero-shot", "45.1 vs 40.6", "zs_mean_top1", "ARGENT", "CLIP"),
+        V("ARGENT > CLIP, t2i R@10", "69.7 vs 69.2", "t2i_R@10", "ARGENT", "CLIP"),
+        V("ARGENT > HyCoCLIP, own-name taxonomic tau", "(not on the page)", "taxo_tau", "ARGENT", "HyCoCLIP"),
+    )
+    for b, w in (
+        ("HyCoCLIP", "HyCoCLIP as released"),
+        ("HyCoCLIP, mean", "both the mean"),
+    ):  # the noisy run minus the clean run of its seed
+        out += tuple(
+            Claim(
+                f"noisy positives cost ARGENT less than HyCoCLIP, {lab} ({w})",
+                "(argued, no number)",
+                k,
+                ("ARGENT, noise 0.3", "ARGENT"),
+                (f"{b}, noise 0.3", b),
+                paired_seeds=False,
+            )
+            for k, lab in (("t2i_R@10", "t2i R@10"), ("zs_mean_top1", "zero-shot"))
+        )
+    return out + tuple(
+        V(
+            f"the norm regulariser (margin 1) rescues released HyCoCLIP, {lab}",
+            "(it prevents collapse)",
+            k,
+            "HyCoCLIP + norm, margin 1",
+            "HyCoCLIP",
+        )
+        for k, lab in (("t2i_R@10", "t2i R@10"), ("zs_mean_top1", "zero-shot"), (DIR, "PEP direction"))
+    )
 
-def guard_claims(keys=(("t2i_R@10", "t2i R@10"), ("zs_mean_top1", "zero-shot"), ("pep_paired_reversed_length_free", "PEP direction"),
-                       ("pep_paired_contradiction", "PEP content"))) -> tuple[Claim, ...]:
+
+def guard_claims(
+    keys=(
+        ("t2i_R@10", "t2i R@10"),
+        ("zs_mean_top1", "zero-shot"),
+        ("pep_paired_reversed_length_free", "PEP direction"),
+        ("pep_paired_contradiction", "PEP content"),
+    ),
+) -> tuple[Claim, ...]:
     "61's guard claims: at the recipe a guard keeps each key (margin 0.02); at 5x it raises it."
     out = ()
-    for g, short, price in (("warm-up K=50", "the warm-up", "PEP AUC -0.011"), ("uniformity w=1", "uniformity", "PEP AUC -0.127")):
-        out += tuple(Claim(f"recipe: {short} keeps {lab}", f"(65: {price})", k, (f"recipe, {g}",), ("recipe, no guard",), margin=0.02, section="guards") for k, lab in keys)
-        out += tuple(Claim(f"5x: {short} raises {lab}", "(65: 3 of 6 seeds collapse without)", k, (f"5x, {g}",), ("5x, no guard",), section="guards") for k, lab in keys)
+    for g, short, price in (
+        ("warm-up K=50", "the warm-up", "PEP AUC -0.011"),
+        ("uniformity w=1", "uniformity", "PEP AUC -0.127"),
+    ):
+        out += tuple(
+            Claim(
+                f"recipe: {short} keeps {lab}",
+                f"(65: {price})",
+                k,
+                (f"recipe, {g}",),
+                ("recipe, no guard",),
+                margin=0.02,
+                section="guards",
+            )
+            for k, lab in keys
+        )
+        out += tuple(
+            Claim(
+                f"5x: {short} raises {lab}",
+                "(65: 3 of 6 seeds collapse without)",
+                k,
+                (f"5x, {g}",),
+                ("5x, no guard",),
+                section="guards",
+            )
+            for k, lab in keys
+        )
     return out
 
 # %% ../nbs/48_experiments.ipynb #ced92c5d
 LONG = 2400
-LONG_EVAL = ("eval.split=val", "eval.n=500", "eval.benchmarks=[hiershapes]", "eval.hiershapes.novel_taxa=false", "eval.every=200")
-"The confounds' long budget: three times the leaderboard's, with the val curve the runs' own evaluations draw (every 200 steps)."
+LONG_EVAL = (
+    "eval.split=val",
+    "eval.n=500",
+    "eval.benchmarks=[hiershapes]",
+    "eval.hiershapes.novel_taxa=false",
+    "eval.every=200",
+)
+"""The confounds' long budget: three times the leaderboard's, with the val curve the runs' own evaluations draw (every
+200 steps)."""
 
-def confound_claims(keys=(("zs_mean_top1", "zero-shot"), ("t2i_R@10", "t2i R@10"), ("pep_paired_reversed_length_free", "PEP direction"))) -> tuple[Claim, ...]:
-    "ARGENT against released HyCoCLIP where the leaderboard's setting may favour ARGENT: four times the batch, and three times the budget."
-    return tuple(Claim(f"ARGENT > HyCoCLIP, {lab} ({how})", "+0.7 (avg.) / PEP AUC +1.5", k, (f"ARGENT, {how}",), (f"HyCoCLIP, {how}",), paired_seeds=False,
-                       section="confounds") for how in ("batch 256", f"{LONG} steps") for k, lab in keys)
+
+def confound_claims(
+    keys=(
+        ("zs_mean_top1", "zero-shot"),
+        ("t2i_R@10", "t2i R@10"),
+        ("pep_paired_reversed_length_free", "PEP direction"),
+    ),
+) -> tuple[Claim, ...]:
+    """ARGENT against released HyCoCLIP where the leaderboard's setting may favour ARGENT: four times the batch, and
+    three times the budget."""
+    return tuple(
+        Claim(
+            f"ARGENT > HyCoCLIP, {lab} ({how})",
+            "+0.7 (avg.) / PEP AUC +1.5",
+            k,
+            (f"ARGENT, {how}",),
+            (f"HyCoCLIP, {how}",),
+            paired_seeds=False,
+            section="confounds",
+        )
+        for how in ("batch 256", f"{LONG} steps")
+        for k, lab in keys
+    )
+
 
 def argent_group() -> Group:
-    "61_experiments_argent: the from-scratch variants, the confounds (batch 256, a 2,400-step budget), the guard probes, and their claims."
-    variants = {"HyCoCLIP, mean": ("hycoclip", ["method.hycoclip.entail_variant=mean"]), "ARGENT, release": ("argent", ["method.argent.entail_variant=release"]),
-                "ARGENT, noise 0.3": ("argent", ["data.noise=0.3"]), "HyCoCLIP, noise 0.3": ("hycoclip", ["data.noise=0.3"]),
-                "HyCoCLIP, mean, noise 0.3": ("hycoclip", ["method.hycoclip.entail_variant=mean", "data.noise=0.3"]),
-                "HyCoCLIP + norm, margin 1": ("hycoclip", ["method.hycoclip.norm_weight=1", "method.hycoclip.norm_margin=1"]),
-                **{f"{m}, batch 256": (m.lower(), ["data.batch_size=256"]) for m in ("HyCoCLIP", "ARGENT")}}
+    """61_experiments_argent: the from-scratch variants, the confounds (batch 256, a 2,400-step budget), the guard
+    probes, and their claims."""
+    variants = {
+        "HyCoCLIP, mean": ("hycoclip", ["method.hycoclip.entail_variant=mean"]),
+        "ARGENT, release": ("argent", ["method.argent.entail_variant=release"]),
+        "ARGENT, noise 0.3": ("argent", ["data.noise=0.3"]),
+        "HyCoCLIP, noise 0.3": ("hycoclip", ["data.noise=0.3"]),
+        "HyCoCLIP, mean, noise 0.3": ("hycoclip", ["method.hycoclip.entail_variant=mean", "data.noise=0.3"]),
+        "HyCoCLIP + norm, margin 1": ("hycoclip", ["method.hycoclip.norm_weight=1", "method.hycoclip.norm_margin=1"]),
+        **{f"{m}, batch 256": (m.lower(), ["data.batch_size=256"]) for m in ("HyCoCLIP", "ARGENT")},
+    }
     runs = {k: arm(f"claims/argent/{slug(k)}", c, STEPS, [*QUIET, *v]) for k, (c, v) in variants.items()}
-    runs |= {f"{m}, {LONG} steps": arm(f"claims/argent/{m.lower()}_{LONG}", m.lower(), LONG, ["train.eval_init=false", *LONG_EVAL]) for m in ("HyCoCLIP", "ARGENT")}
-    runs |= {f"{w}, {g}": tuple(Run(f"claims/guards/{wt}_{gt}_s{s}", "argent_hiershapes.yaml", s, 200, (*PROBE, *wo, *go)) for s in SEEDS)
-             for w, (wt, wo) in GUARD_WEIGHT.items() for g, (gt, go) in GUARD.items()}
-    labels = {m: names(arm(f"{LB}/{m.lower()}", m, 0)) for m in ("CLIP", "MERU", "HyCoCLIP", "ARGENT")} | {k: names(v) for k, v in runs.items()}
-    return Group("argent", "61_experiments_argent", sum(runs.values(), ()), labels, ("retrieval", "zero_shot", "pep", "taxo"), 1000,
-                 (Eval("pep_norms.json", PEP_NORMS, tuple(runs)),), (LB_TABLE,), argent_claims() + confound_claims() + guard_claims())
+    runs |= {
+        f"{m}, {LONG} steps": arm(
+            f"claims/argent/{m.lower()}_{LONG}", m.lower(), LONG, ["train.eval_init=false", *LONG_EVAL]
+        )
+        for m in ("HyCoCLIP", "ARGENT")
+    }
+    runs |= {
+        f"{w}, {g}": tuple(
+            Run(f"claims/guards/{wt}_{gt}_s{s}", "argent_hiershapes.yaml", s, 200, (*PROBE, *wo, *go)) for s in SEEDS
+        )
+        for w, (wt, wo) in GUARD_WEIGHT.items()
+        for g, (gt, go) in GUARD.items()
+    }
+    labels = {m: names(arm(f"{LB}/{m.lower()}", m, 0)) for m in ("CLIP", "MERU", "HyCoCLIP", "ARGENT")} | {
+        k: names(v) for k, v in runs.items()
+    }
+    return Group(
+        "argent",
+        "61_experiments_argent",
+        sum(runs.values(), ()),
+        labels,
+        ("retrieval", "zero_shot", "pep", "taxo"),
+        1000,
+        (Eval("pep_norms.json", PEP_NORMS, tuple(runs)),),
+        (LB_TABLE,),
+        argent_claims() + confound_claims() + guard_claims(),
+    )
 
 # %% ../nbs/48_experiments.ipynb #9d7cc26e
 G65_WEIGHTS = {"w1": ("method.argent.ada_weight=1.0",), "w02": ()}
-G65_GUARDS = {"none": (), "warmup": ("method.argent.ada_warmup=100",), "unif": ("method.argent.unif_weight=1.0",),
-              "both": ("method.argent.ada_warmup=100", "method.argent.unif_weight=1.0"), **{f"k{k}": (f"method.argent.ada_warmup={k}",) for k in (25, 50, 100)}}
+G65_GUARDS = {
+    "none": (),
+    "warmup": ("method.argent.ada_warmup=100",),
+    "unif": ("method.argent.unif_weight=1.0",),
+    "both": ("method.argent.ada_warmup=100", "method.argent.unif_weight=1.0"),
+    **{f"k{k}": (f"method.argent.ada_warmup={k}",) for k in (25, 50, 100)},
+}
+
 
 def guards_group(root: str = "guards65") -> Group:
-    "65_experiments_adaent_guards: the grid, the pilot (val split) and the CPU repeat; each run evaluated by the trainer."
-    grid = [(w, g, s) for s in (0, 1, 2) for w, g in (("w1", "none"), ("w1", "warmup"), ("w1", "unif"), ("w02", "none"), ("w02", "warmup"), ("w02", "unif"), ("w1", "both"))]
+    """65_experiments_adaent_guards: the grid, the pilot (val split) and the CPU repeat; each run evaluated by the
+    trainer."""
+    grid = [
+        (w, g, s)
+        for s in (0, 1, 2)
+        for w, g in (
+            ("w1", "none"),
+            ("w1", "warmup"),
+            ("w1", "unif"),
+            ("w02", "none"),
+            ("w02", "warmup"),
+            ("w02", "unif"),
+            ("w1", "both"),
+        )
+    ]
     grid += [("w1", g, s) for s in (3, 4, 5) for g in ("none", "warmup", "unif")]
-    pilot = [(w, g, s) for s in (0, 1, 2) for w, g in (("w02", "none"), ("w02", "k25"), ("w02", "k50"), ("w02", "k100"), ("w1", "k25"), ("w1", "k50"))]
+    pilot = [
+        (w, g, s)
+        for s in (0, 1, 2)
+        for w, g in (("w02", "none"), ("w02", "k25"), ("w02", "k50"), ("w02", "k100"), ("w1", "k25"), ("w1", "k50"))
+    ]
     base = ("data.name=hiershapes", "data.batch_size=32", "optim.warmup_steps=20", "train.eval_init=false")
-    run = lambda part, w, g, s, *extra: Run(f"{root}/{part}/{w}_{g}_s{s}", "argent_hiershapes.yaml", s, 200, (*base, *G65_WEIGHTS[w], *G65_GUARDS[g], *extra))
-    runs = [run("grid", *k) for k in grid] + [run("pilot", *k, "eval.split=val") for k in pilot] + [run("cpu", "w1", "none", 1)]
+    run = lambda part, w, g, s, *extra: Run(
+        f"{root}/{part}/{w}_{g}_s{s}",
+        "argent_hiershapes.yaml",
+        s,
+        200,
+        (*base, *G65_WEIGHTS[w], *G65_GUARDS[g], *extra),
+    )
+    runs = (
+        [run("grid", *k) for k in grid]
+        + [run("pilot", *k, "eval.split=val") for k in pilot]
+        + [run("cpu", "w1", "none", 1)]
+    )
     labels = {}
-    for r in runs: labels.setdefault(r.name.rsplit("_s", 1)[0], ()); labels[r.name.rsplit("_s", 1)[0]] += (r.name,)
+    for r in runs:
+        labels.setdefault(r.name.rsplit("_s", 1)[0], ())
+        labels[r.name.rsplit("_s", 1)[0]] += (r.name,)
     return Group("guards", "65_experiments_adaent_guards", tuple(runs), labels)
 
 # %% ../nbs/48_experiments.ipynb #2fc3e96f
 def default_plan() -> dict[str, Group]:
-    "The plan of the results notebooks: {group: Group} for 66 (leaderboard), 60 (re), 61 (argent), 62 (rcme), 63 (ceclip), 65 (guards)."
-    return {g.name: g for g in (leaderboard_group(), re_group(), argent_group(), rcme_group(), ceclip_group(), guards_group())}
+    """The plan of the results notebooks: {group: Group} for 66 (leaderboard), 60 (re), 61 (argent), 62 (rcme), 63
+    (ceclip), 65 (guards)."""
+    return {
+        g.name: g
+        for g in (leaderboard_group(), re_group(), argent_group(), rcme_group(), ceclip_group(), guards_group())
+    }
+
 
 def tiny_plan(steps: int = 30, n: int = 100, seeds=(0, 1)) -> dict[str, Group]:
-    "Two methods x `seeds` x `steps` of the micro model (stage-1 CLIP, RE from it), scored on `n` test samples; one claim, its blind and frequency controls built on fewer training samples (CI's time)."
+    """Two methods x `seeds` x `steps` of the micro model (stage-1 CLIP, RE from it), scored on `n` test samples; one
+    claim, its blind and frequency controls built on fewer training samples (CI's time)."""
     common = ("model.arch=argent-micro", "data.batch_size=16", "optim.warmup_steps=2", *QUIET)
-    clip = tuple(Run(f"tiny/clip_s{s}", "clip_hiershapes_micro.yaml", s, steps, common, save_every=max(1, steps // 3)) for s in seeds)
-    re = tuple(Run(f"tiny/re_s{s}", "re_hiershapes.yaml", s, steps, common, f"tiny/clip_s{s}", save_every=max(1, steps // 3)) for s in seeds)
-    claim = Claim("RE raises hierarchical recall over its stage-1 CLIP", "Table 1: R 0.36 -> 0.47", "hier_R", ("RE",), ("CLIP stage 1",))
-    return {"tiny": Group("tiny", "48_experiments", clip + re, {"CLIP stage 1": names(clip), "RE": names(re)}, ("retrieval", "hier"), n, claims=(claim,),
-                          control_samples=(1000, 2000))}
+    clip = tuple(
+        Run(f"tiny/clip_s{s}", "clip_hiershapes_micro.yaml", s, steps, common, save_every=max(1, steps // 3))
+        for s in seeds
+    )
+    re = tuple(
+        Run(f"tiny/re_s{s}", "re_hiershapes.yaml", s, steps, common, f"tiny/clip_s{s}", save_every=max(1, steps // 3))
+        for s in seeds
+    )
+    claim = Claim(
+        "RE raises hierarchical recall over its stage-1 CLIP",
+        "Table 1: R 0.36 -> 0.47",
+        "hier_R",
+        ("RE",),
+        ("CLIP stage 1",),
+    )
+    return {
+        "tiny": Group(
+            "tiny",
+            "48_experiments",
+            clip + re,
+            {"CLIP stage 1": names(clip), "RE": names(re)},
+            ("retrieval", "hier"),
+            n,
+            claims=(claim,),
+            control_samples=(1000, 2000),
+        )
+    }
+
 
 PLANS: dict[str, Callable[[], dict]] = {"default": default_plan, "tiny": tiny_plan}
 "The plans the command knows (`--plan NAME`)."
 
 # %% ../nbs/48_experiments.ipynb #17c839db
 def package_hash(package: Path) -> str:
-    "sha256 over the package folder's source files (`*.py`, `*.json`; names and bytes), its snapshot's version file left out."
+    """sha256 over the package folder's source files (`*.py`, `*.json`; names and bytes), its snapshot's version file
+    left out."""
     h = hashlib.sha256()
-    for f in sorted(p for p in Path(package).rglob("*") if p.suffix in (".py", ".json") and "__pycache__" not in p.parts and p.name != "_code_version.json"):
+    for f in sorted(
+        p
+        for p in Path(package).rglob("*")
+        if p.suffix in (".py", ".json") and "__pycache__" not in p.parts and p.name != "_code_version.json"
+    ):
         h.update(str(f.relative_to(package)).encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()
+
 
 def snapshot_env(code: Path, env: Mapping | None = None) -> dict:
     "The environment of a job that imports the snapshot in `code`: it leads `PYTHONPATH`; the hub offline unless set."
@@ -355,109 +850,183 @@ def snapshot_env(code: Path, env: Mapping | None = None) -> dict:
     env["PYTHONPATH"] = os.pathsep.join([str(code), *filter(None, [env.get("PYTHONPATH")])])
     return {"HF_HUB_OFFLINE": "1", **env}
 
+
 def package_code_version(pkg: Path) -> dict:
     """`{"commit", "dirty", "diff_sha256"}` of the code in package folder `pkg`: its `_code_version.json` where it has
     one (a snapshot), else git's for the package's own files (`git diff HEAD -- .` and its untracked files, hashed as
     `provenance.git_code_version` hashes a tree): an edit elsewhere in the tree is not code a run imports."""
     from argent_nb.provenance import code_version
-    if (pkg / "_code_version.json").is_file(): return {k: code_version(pkg)[k] for k in ("commit", "dirty", "diff_sha256")}
+
+    if (pkg / "_code_version.json").is_file():
+        return {k: code_version(pkg)[k] for k in ("commit", "dirty", "diff_sha256")}
     git = lambda *a: subprocess.run(["git", "-C", str(pkg), *a], capture_output=True, check=True, timeout=60).stdout
-    try: commit, diff, new = git("rev-parse", "HEAD").decode().strip(), git("diff", "HEAD", "--binary", "--", "."), git("ls-files", "--others", "--exclude-standard", "-z", "--", ".")
-    except (OSError, subprocess.SubprocessError): return {"commit": None, "dirty": None, "diff_sha256": None}
+    try:
+        commit, diff, new = (
+            git("rev-parse", "HEAD").decode().strip(),
+            git("diff", "HEAD", "--binary", "--", "."),
+            git("ls-files", "--others", "--exclude-standard", "-z", "--", "."),
+        )
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None, "diff_sha256": None}
     new = sorted(u for u in new.split(b"\0") if u)
-    if not diff and not new: return {"commit": commit, "dirty": False, "diff_sha256": None}
+    if not diff and not new:
+        return {"commit": commit, "dirty": False, "diff_sha256": None}
     h = hashlib.sha256(diff)
-    for u in new: h.update(b"\0untracked\0" + u + b"\0" + (pkg / os.fsdecode(u)).read_bytes())
+    for u in new:
+        h.update(b"\0untracked\0" + u + b"\0" + (pkg / os.fsdecode(u)).read_bytes())
     return {"commit": commit, "dirty": True, "diff_sha256": h.hexdigest()}
 
 # %% ../nbs/48_experiments.ipynb #eaceb722
-def snapshot(root: Path, package: Path | None = None, tries: int = 5, imports: Sequence[str] = ("train", "evaluate", "experiments")) -> Path:
-    "The folder holding a checked copy of `package` (default: this one) under `root/.plan/code/`, made once per version of its files."
+def snapshot(
+    root: Path,
+    package: Path | None = None,
+    tries: int = 5,
+    imports: Sequence[str] = ("train", "evaluate", "experiments"),
+) -> Path:
+    """The folder holding a checked copy of `package` (default: this one) under `root/.plan/code/`, made once per
+    version of its files."""
     import argent_nb
+
     pkg = Path(package) if package else Path(argent_nb.__file__).resolve().parent
-    base = Path(root) / ".plan" / "code"; base.mkdir(parents=True, exist_ok=True)
+    base = Path(root) / ".plan" / "code"
+    base.mkdir(parents=True, exist_ok=True)
     for _ in range(tries):
-        h = package_hash(pkg); dest = base / h[:16]
-        if dest.is_dir(): return dest
+        h = package_hash(pkg)
+        dest = base / h[:16]
+        if dest.is_dir():
+            return dest
         tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=base))
         shutil.copytree(pkg, tmp / pkg.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         (tmp / pkg.name / "_code_version.json").write_text(json.dumps(package_code_version(pkg)))
-        ok = package_hash(tmp / pkg.name) == h and subprocess.run(
-            [sys.executable, "-c", "import " + ", ".join(f"{pkg.name}.{m}" for m in imports)], cwd=tmp, env=snapshot_env(tmp), capture_output=True).returncode == 0
+        ok = (
+            package_hash(tmp / pkg.name) == h
+            and subprocess.run(
+                [sys.executable, "-c", "import " + ", ".join(f"{pkg.name}.{m}" for m in imports)],
+                cwd=tmp,
+                env=snapshot_env(tmp),
+                capture_output=True,
+            ).returncode
+            == 0
+        )
         if ok:
-            try: os.rename(tmp, dest); return dest
+            try:
+                os.rename(tmp, dest)
+                return dest
             except OSError:
-                if dest.is_dir(): shutil.rmtree(tmp, ignore_errors=True); return dest      # another command made the same copy
+                if dest.is_dir():
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    return dest  # another command made the same copy
                 raise
-        shutil.rmtree(tmp, ignore_errors=True); time.sleep(2)                        # changed or broken while copied: an export in progress
-    raise RuntimeError(f"{pkg} kept changing or failed to import in {tries} copies; run again when nbdev_export has finished")
+        shutil.rmtree(tmp, ignore_errors=True)
+        time.sleep(2)  # changed or broken while copied: an export in progress
+    raise RuntimeError(
+        f"{pkg} kept changing or failed to import in {tries} copies; run again when nbdev_export has finished"
+    )
 
 # %% ../nbs/48_experiments.ipynb #c87ac727
 JOBS = "plan_jobs.jsonl"
 BENCHMARK_MODULES = ("eval.hiershapes", "eval.pep", "ceclip.metrics", "radial_emb.metrics", "rcme.metrics")
-"The modules whose benchmarks the scoring config holds, imported alike wherever outcomes are scored or read (their cache key is the config)."
+"""The modules whose benchmarks the scoring config holds, imported alike wherever outcomes are scored or read (their
+cache key is the config)."""
+
 
 def scoring_config(n: int):
     "The evaluation config the groups score their runs with: `n` samples of every split (the leaderboard's n=1000)."
     import importlib
-    for m in BENCHMARK_MODULES: importlib.import_module(f"argent_nb.{m}")
+
+    for m in BENCHMARK_MODULES:
+        importlib.import_module(f"argent_nb.{m}")
     from argent_nb.eval.suite import eval_config
+
     return eval_config(n=n)
 
+
 def outcome_paths(d: Path, n: int, families: Sequence[str]) -> list[Path]:
-    "The files `outcomes.cached_outcomes` keeps `families` in for the scoring config of `n` (its naming: family and config hash)."
+    """The files `outcomes.cached_outcomes` keeps `families` in for the scoring config of `n` (its naming: family and
+    config hash)."""
     tag = hashlib.sha1(repr(scoring_config(n)).encode()).hexdigest()[:10]
     return [Path(d) / f"outcomes_{f}_{tag}.npz" for f in families]
 
+
 def world_of(d: Path) -> dict:
-    "The world a run folder was trained on: its saved config's `data.name` and `data.version` (None where the config has none)."
+    """The world a run folder was trained on: its saved config's `data.name` and `data.version` (None where the config
+    has none)."""
     from argent_nb.runs import read_run_config
-    try: data = (read_run_config(d) or {}).get("data") or {}
-    except (OSError, ValueError): data = {}                          # no config saved yet (a run that failed at start-up)
+
+    try:
+        data = (read_run_config(d) or {}).get("data") or {}
+    except (OSError, ValueError):
+        data = {}  # no config saved yet (a run that failed at start-up)
     return {"name": data.get("name"), "version": data.get("version")}
+
 
 def read_jobs(d: Path) -> list[dict]:
     "The attempts `plan_jobs.jsonl` in `d` records, oldest first ([] without one); a line cut by a crash is skipped."
     f = Path(d) / JOBS
-    if not f.is_file(): return []
+    if not f.is_file():
+        return []
     out = []
     for line in f.read_text().splitlines():
-        try: out.append(json.loads(line))
-        except ValueError: pass
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            pass
     return out
 
 # %% ../nbs/48_experiments.ipynb #94e96fd5
 def has_weights(d: Path) -> bool:
     "Whether run folder `d` holds a checkpoint with its weights (a run's record in git holds none: `runs/README.md`)."
     from argent_nb.runs import find_checkpoint
-    try: find_checkpoint(d); return True
-    except OSError: return False
+
+    try:
+        find_checkpoint(d)
+        return True
+    except OSError:
+        return False
 
 # %% ../nbs/48_experiments.ipynb #6a1c2fea
 def restore_weights(spec: dict, d: Path) -> str:
     """Train the finished run `d` again as `spec` says into `<d>.restore` and, when its newest checkpoint's weights are
-    bit for bit those its record's `checksums.json` lists, move that checkpoint into `d`: '' then, else the line why not."""
+    bit for bit those its record's `checksums.json` lists, move that checkpoint into `d`: '' then, else the line why
+    not."""
     from argent_nb.runs import CHECKPOINTS, CHECKSUMS, checkpoints
+
     rec = checkpoints(d, written=True)
-    if not rec: return f"{d.name}: its record lists no checkpoint's checksums, so retrained weights cannot be checked; move {d} aside to train it again"
-    tmp = d.with_name(d.name + ".restore"); shutil.rmtree(tmp, ignore_errors=True)        # an earlier attempt's, never a user's folder
+    if not rec:
+        return (
+            f"{d.name}: its record lists no checkpoint's checksums, so retrained weights cannot be checked; move "
+            f"{d} aside to train it again"
+        )
+    tmp = d.with_name(d.name + ".restore")
+    shutil.rmtree(tmp, ignore_errors=True)  # an earlier attempt's, never a user's folder
     args = [a for a in spec["train"] if not a.startswith(("run.dir=", "train.resume="))] + [f"run.dir={tmp}"]
     p = subprocess.run([sys.executable, "-m", "argent_nb.train", *args], capture_output=True, text=True)
-    if p.returncode: return f"{d.name}: retraining failed: " + ([l for l in p.stderr.splitlines() if l.strip()] or ["?"])[-1]
+    if p.returncode:
+        return f"{d.name}: retraining failed: " + ([l for l in p.stderr.splitlines() if l.strip()] or ["?"])[-1]
     got, want = tmp / CHECKPOINTS / rec[-1].name, json.loads((rec[-1] / CHECKSUMS).read_text()).get("model.safetensors")
     have = json.loads((got / CHECKSUMS).read_text()).get("model.safetensors") if (got / CHECKSUMS).is_file() else None
     if not want or have != want:
         shutil.rmtree(tmp, ignore_errors=True)
-        return f"{d.name}: retrained here, its weights differ from its record (made on another CPU?): move {d} and the runs that start from it aside to train them again"
-    shutil.rmtree(rec[-1]); os.replace(got, rec[-1]); shutil.rmtree(tmp, ignore_errors=True)
+        return (
+            f"{d.name}: retrained here, its weights differ from its record (made on another CPU?): move {d} and the "
+            "runs that start from it aside to train them again"
+        )
+    shutil.rmtree(rec[-1])
+    os.replace(got, rec[-1])
+    shutil.rmtree(tmp, ignore_errors=True)
     return ""
 
 # %% ../nbs/48_experiments.ipynb #099e833d
 def _train_cmd(spec: dict, d: Path) -> tuple[list[str], int | None]:
     "The trainer's command for the run of `spec`: resumed from the newest checkpoint of `d` if any (and its step)."
     from argent_nb.runs import CHECKPOINTS, run_files, step_of
-    steps = [s for p in (d / CHECKPOINTS).glob("step_*") if (s := step_of(p)) is not None] if (d / CHECKPOINTS).is_dir() else []
-    if not steps and run_files(d):                                   # cut before its first checkpoint: kept aside, started afresh
+
+    steps = (
+        [s for p in (d / CHECKPOINTS).glob("step_*") if (s := step_of(p)) is not None]
+        if (d / CHECKPOINTS).is_dir()
+        else []
+    )
+    if not steps and run_files(d):  # cut before its first checkpoint: kept aside, started afresh
         os.rename(d, d.with_name(f"{d.name}.cut-{time.strftime('%Y%m%dT%H%M%S')}"))
     args = [*spec["train"], *(["train.resume=latest"] if steps else [])]
     g = spec.get("gpus") or 0
@@ -466,194 +1035,389 @@ def _train_cmd(spec: dict, d: Path) -> tuple[list[str], int | None]:
 
 # %% ../nbs/48_experiments.ipynb #3c7faf20
 def run_job(spec: dict) -> dict:
-    "Do the job `spec` (a run: train unless finished, score, evaluate; a table: one evaluation command) and append its record; the record."
+    """Do the job `spec` (a run: train unless finished, score, evaluate; a table: one evaluation command) and append its
+    record; the record."""
     from argent_nb.provenance import provenance
     from argent_nb.runs import evaluate_run, is_finished, read_metrics
+
     t0, c0, d = time.time(), os.times(), Path(spec["dir"])
-    rec, tail = {"name": spec["name"], "kind": spec["kind"], "threads": spec.get("threads"), "gpus_per_job": spec.get("gpus") or 0}, ""
+    rec, tail = (
+        {
+            "name": spec["name"],
+            "kind": spec["kind"],
+            "threads": spec.get("threads"),
+            "gpus_per_job": spec.get("gpus") or 0,
+        },
+        "",
+    )
     try:
         if spec["kind"] == "table":
-            p = subprocess.run([sys.executable, "-m", "argent_nb.evaluate", *spec["runs"], "--out", str(d), *spec["args"]], capture_output=True, text=True)
-            if p.returncode: tail = p.stderr
-        elif spec.get("restore"): tail = restore_weights(spec, d); rec["restored"] = not tail
+            p = subprocess.run(
+                [sys.executable, "-m", "argent_nb.evaluate", *spec["runs"], "--out", str(d), *spec["args"]],
+                capture_output=True,
+                text=True,
+            )
+            if p.returncode:
+                tail = p.stderr
+        elif spec.get("restore"):
+            tail = restore_weights(spec, d)
+            rec["restored"] = not tail
         elif not is_finished(d):
             cmd, rec["resumed_from_step"] = _train_cmd(spec, d)
-            p = subprocess.run(cmd, capture_output=True, text=True); tail = p.stderr if p.returncode else ""
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            tail = p.stderr if p.returncode else ""
             rec["train_status"], rec["train_wall_s"] = p.returncode, round(time.time() - t0, 1)
             rec["steps_to"] = max([r["step"] for r in read_metrics(d, "loss")] or [0]) if d.is_dir() else 0
         if spec["kind"] == "run" and not tail:
             from argent_nb.outcomes import cached_outcomes
             from argent_nb.runs import load_run_model
-            for n, fams in spec["scores"]: cached_outcomes(d, scoring_config(n), fams, lambda: load_run_model(d)[0])
-            for out, args in spec["evals"]: evaluate_run(d, *args, out=out)
-    except Exception as e: tail = f"{type(e).__name__}: {e}"
+
+            for n, fams in spec["scores"]:
+                cached_outcomes(d, scoring_config(n), fams, lambda: load_run_model(d)[0])
+            for out, args in spec["evals"]:
+                evaluate_run(d, *args, out=out)
+    except Exception as e:
+        tail = f"{type(e).__name__}: {e}"
     c1 = os.times()
     lines = [l for l in tail.strip().splitlines() if l.strip()]
-    rec |= {"status": "failed" if tail else "done", "reason": lines[-1][:300] if lines else None, "wall_s": round(time.time() - t0, 1),
-            "cpu_s": round(sum(c1[:4]) - sum(c0[:4]), 1), "provenance": provenance(world_of(d) if spec["kind"] == "run" and d.is_dir() else None)}
+    rec |= {
+        "status": "failed" if tail else "done",
+        "reason": lines[-1][:300] if lines else None,
+        "wall_s": round(time.time() - t0, 1),
+        "cpu_s": round(sum(c1[:4]) - sum(c0[:4]), 1),
+        "provenance": provenance(world_of(d) if spec["kind"] == "run" and d.is_dir() else None),
+    }
     d.mkdir(parents=True, exist_ok=True)
-    with open(d / JOBS, "a") as f: f.write(json.dumps(rec) + "\n")
+    with open(d / JOBS, "a") as f:
+        f.write(json.dumps(rec) + "\n")
     return rec
 
 # %% ../nbs/48_experiments.ipynb #53ec3623
 def run_state(d: Path, need: Need | None = None) -> str:
     "done | unscored | running | partial | failed | missing: the state of run folder `d` for what `need` asks."
     from argent_nb.runs import CHECKPOINTS, is_finished, run_in_use
+
     d = Path(d)
     if is_finished(d):
-        files = [p for n, fams in (need.scores if need else {}).items() for p in outcome_paths(d, n, fams)] + [d / o for o, _ in (need.evals if need else [])]
+        files = [p for n, fams in (need.scores if need else {}).items() for p in outcome_paths(d, n, fams)] + [
+            d / o for o, _ in (need.evals if need else [])
+        ]
         return "done" if all(p.is_file() for p in files) else ("running" if run_in_use(d) else "unscored")
-    if d.is_dir() and run_in_use(d): return "running"
+    if d.is_dir() and run_in_use(d):
+        return "running"
     jobs = read_jobs(d)
-    if jobs and jobs[-1]["status"] == "failed": return "failed"
+    if jobs and jobs[-1]["status"] == "failed":
+        return "failed"
     return "partial" if d.is_dir() and any((d / CHECKPOINTS).glob("step_*")) else "missing"
 
+
 def run_cost(d: Path) -> dict:
-    "What the run's recorded attempts cost: CPU seconds, wall seconds, GPU seconds (wall x GPUs where a job had GPUs), attempts."
+    """What the run's recorded attempts cost: CPU seconds, wall seconds, GPU seconds (wall x GPUs where a job had GPUs),
+    attempts."""
     jobs = read_jobs(d)
-    gpu = lambda j: j["wall_s"] * (j.get("gpus_per_job") or len((j.get("provenance") or {}).get("machine", {}).get("gpus") or []))
-    return {"cpu_s": sum(j.get("cpu_s") or 0 for j in jobs), "wall_s": sum(j.get("wall_s") or 0 for j in jobs),
-            "gpu_s": sum(gpu(j) for j in jobs if (j.get("provenance") or {}).get("machine", {}).get("gpus")), "attempts": len(jobs)}
+    gpu = lambda j: (
+        j["wall_s"] * (j.get("gpus_per_job") or len((j.get("provenance") or {}).get("machine", {}).get("gpus") or []))
+    )
+    return {
+        "cpu_s": sum(j.get("cpu_s") or 0 for j in jobs),
+        "wall_s": sum(j.get("wall_s") or 0 for j in jobs),
+        "gpu_s": sum(gpu(j) for j in jobs if (j.get("provenance") or {}).get("machine", {}).get("gpus")),
+        "attempts": len(jobs),
+    }
 
 # %% ../nbs/48_experiments.ipynb #b4b9757c
 def step_rates(plan: Mapping[str, Group], root: Path) -> dict[str, list[float]]:
-    "{config file: CPU seconds per step of each of its runs that is trained}, from the runs' job records: what `plan_status` estimates with."
+    """{config file: CPU seconds per step of each of its runs that is trained}, from the runs' job records: what
+    `plan_status` estimates with."""
     out: dict = {}
     for name, r in plan_runs(plan).items():
         c = run_cost(Path(root) / name)
-        if c["cpu_s"] and run_state(Path(root) / name) in ("done", "unscored"): out.setdefault(r.config, []).append(c["cpu_s"] / r.steps)
+        if c["cpu_s"] and run_state(Path(root) / name) in ("done", "unscored"):
+            out.setdefault(r.config, []).append(c["cpu_s"] / r.steps)
     return out
 
+
 def run_status(d: Path, need: Need, rates: Mapping[str, list]) -> dict:
-    "One run's state, its measured cost and, unless done, the CPU seconds it should still take (its config's mean rate, else every run's; None: none measured)."
+    """One run's state, its measured cost and, unless done, the CPU seconds it should still take (its config's mean
+    rate, else every run's; None: none measured)."""
     from argent_nb.runs import read_metrics
+
     s, c, every = run_state(d, need), run_cost(d), [v for vs in rates.values() for v in vs]
     rate = rates.get(need.run.config) or every
     done_steps = max([m["step"] for m in read_metrics(d, "loss")] or [0]) if s == "partial" else 0
-    left = 0.0 if s not in ("missing", "partial", "failed") else sum(rate) / len(rate) * (need.run.steps - done_steps) if rate else None
+    left = (
+        0.0
+        if s not in ("missing", "partial", "failed")
+        else sum(rate) / len(rate) * (need.run.steps - done_steps)
+        if rate
+        else None
+    )
     cpus = {(j.get("provenance") or {}).get("machine", {}).get("cpu") for j in read_jobs(d)} - {None}
     return {"state": s, "cpu_s": c["cpu_s"], "gpu_s": c["gpu_s"], "left_cpu_s": left, "cpus": cpus}
 
 # %% ../nbs/48_experiments.ipynb #00184a85
 def plan_status(plan: Mapping[str, Group], groups: Sequence[str], root: Path) -> dict:
-    """{group: {'states': {state: [run names]}, 'cpu_s', 'gpu_s', 'left_cpu_s' (None: nothing measured yet), 'cpus': the CPU
-    models the runs ran on}}, from the run folders' records; with several groups, 'all' counts each of their runs once."""
+    """{group: {'states': {state: [run names]}, 'cpu_s', 'gpu_s', 'left_cpu_s' (None: nothing measured yet), 'cpus':
+    the CPU
+    models the runs ran on}}, from the run folders' records; with several groups, 'all' counts each of their runs
+    once."""
     root, rates, seen, out = Path(root), step_rates(plan, root), {}, {}
+
     def total(runs: Mapping[str, dict]) -> dict:
         lefts = [r["left_cpu_s"] for r in runs.values()]
         states: dict = {}
-        for n, r in runs.items(): states.setdefault(r["state"], []).append(n)
-        return {"states": states, "cpu_s": sum(r["cpu_s"] for r in runs.values()), "gpu_s": sum(r["gpu_s"] for r in runs.values()),
-                "left_cpu_s": None if None in lefts else sum(lefts), "cpus": set().union(*(r["cpus"] for r in runs.values()))}
+        for n, r in runs.items():
+            states.setdefault(r["state"], []).append(n)
+        return {
+            "states": states,
+            "cpu_s": sum(r["cpu_s"] for r in runs.values()),
+            "gpu_s": sum(r["gpu_s"] for r in runs.values()),
+            "left_cpu_s": None if None in lefts else sum(lefts),
+            "cpus": set().union(*(r["cpus"] for r in runs.values())),
+        }
+
     for g in groups:
-        out[g] = total({n: seen.setdefault(n, run_status(root / n, need, rates)) for n, need in needed(plan, [g]).items()})
-    if len(groups) > 1: out["all"] = total(seen)
+        out[g] = total(
+            {n: seen.setdefault(n, run_status(root / n, need, rates)) for n, need in needed(plan, [g]).items()}
+        )
+    if len(groups) > 1:
+        out["all"] = total(seen)
     return out
 
+
 def status_text(st: dict) -> str:
-    "The lines `status` prints: per group the count in each state, the measured core-hours (GPU-minutes), the estimate left, the CPUs."
+    """The lines `status` prints: per group the count in each state, the measured core-hours (GPU-minutes), the estimate
+    left, the CPUs."""
     lines = []
     for g, s in st.items():
         counts = ", ".join(f"{len(v)} {k}" for k, v in sorted(s["states"].items()))
-        left = "unknown (nothing measured yet)" if s["left_cpu_s"] is None else f"about {s['left_cpu_s'] / 3600:.2f} core-h"
-        lines.append(f"{g}: {counts}; measured {s['cpu_s'] / 3600:.2f} core-h" + (f", {s['gpu_s'] / 60:.1f} GPU-min" if s["gpu_s"] else "")
-                     + f"; left {left}" + (f" (on {', '.join(sorted(s['cpus']))})" if s["cpus"] else ""))
-        if g != "all": lines += [f"  {k}: {n}" for k in ("failed", "running", "partial") for n in s["states"].get(k, [])]
+        left = (
+            "unknown (nothing measured yet)"
+            if s["left_cpu_s"] is None
+            else f"about {s['left_cpu_s'] / 3600:.2f} core-h"
+        )
+        lines.append(
+            f"{g}: {counts}; measured {s['cpu_s'] / 3600:.2f} core-h"
+            + (f", {s['gpu_s'] / 60:.1f} GPU-min" if s["gpu_s"] else "")
+            + f"; left {left}"
+            + (f" (on {', '.join(sorted(s['cpus']))})" if s["cpus"] else "")
+        )
+        if g != "all":
+            lines += [f"  {k}: {n}" for k in ("failed", "running", "partial") for n in s["states"].get(k, [])]
     return "\n".join(lines)
 
 # %% ../nbs/48_experiments.ipynb #b5135bd9
-def make_executor(folder: Path, cluster: str = "local", threads: int = 1, gpus: int = 0, partition: str | None = None, time_min: int = 24 * 60, **slurm):
-    "A submitit executor writing its logs to `folder`: local processes, or Slurm jobs of `threads` CPUs, `gpus` GPUs, `time_min` minutes on `partition`."
+def make_executor(
+    folder: Path,
+    cluster: str = "local",
+    threads: int = 1,
+    gpus: int = 0,
+    partition: str | None = None,
+    time_min: int = 24 * 60,
+    **slurm,
+):
+    """A submitit executor writing its logs to `folder`: local processes, or Slurm jobs of `threads` CPUs, `gpus` GPUs,
+    `time_min` minutes on `partition`."""
     import submitit
+
     if cluster == "local":
         ex = submitit.LocalExecutor(folder=folder)
         ex.update_parameters(timeout_min=time_min, gpus_per_node=gpus)
     elif cluster == "slurm":
         ex = submitit.SlurmExecutor(folder=folder)
-        ex.update_parameters(time=time_min, cpus_per_task=threads, gpus_per_node=gpus or None, partition=partition, ntasks_per_node=1, **slurm)
-    else: raise ValueError(f"--cluster {cluster!r}: expected local or slurm")
+        ex.update_parameters(
+            time=time_min,
+            cpus_per_task=threads,
+            gpus_per_node=gpus or None,
+            partition=partition,
+            ntasks_per_node=1,
+            **slurm,
+        )
+    else:
+        raise ValueError(f"--cluster {cluster!r}: expected local or slurm")
     return ex
+
 
 def job_function(spec_file: Path, code: Path):
     "The submitit callable of one job: `python -m argent_nb.experiments job SPEC` in the snapshot `code`."
     import submitit
-    return submitit.helpers.CommandFunction([sys.executable, "-m", "argent_nb.experiments", "job", str(spec_file)], cwd=code, env=snapshot_env(code), verbose=False)
+
+    return submitit.helpers.CommandFunction(
+        [sys.executable, "-m", "argent_nb.experiments", "job", str(spec_file)],
+        cwd=code,
+        env=snapshot_env(code),
+        verbose=False,
+    )
 
 # %% ../nbs/48_experiments.ipynb #4937244b
-def job_specs(plan: Mapping[str, Group], groups: Sequence[str], root: Path, configs: Path, threads: int = 1, gpus: int = 0,
-              only: Sequence[str] = ()) -> dict[str, dict]:
+def job_specs(
+    plan: Mapping[str, Group],
+    groups: Sequence[str],
+    root: Path,
+    configs: Path,
+    threads: int = 1,
+    gpus: int = 0,
+    only: Sequence[str] = (),
+) -> dict[str, dict]:
     """{job name: spec} of every run and table of `groups` that is not done, start runs first, tables last; with `only`
     (glob patterns of job names), the jobs that match and the runs they need (a run its start run, a table its runs)."""
     root, out, needs = Path(root).resolve(), {}, needed(plan, groups)
-    spec = lambda name, need, s: {"kind": "run", "name": name, "dir": str(root / name), "state": s, "after": [need.run.init_from] if need.run.init_from else [],
-                                  "train": need.run.train_args(root, Path(configs).resolve(), threads), "scores": [[n, f] for n, f in need.scores.items()],
-                                  "evals": [[o, list(a)] for o, a in need.evals], "threads": threads, "gpus": gpus}
+    spec = lambda name, need, s: {
+        "kind": "run",
+        "name": name,
+        "dir": str(root / name),
+        "state": s,
+        "after": [need.run.init_from] if need.run.init_from else [],
+        "train": need.run.train_args(root, Path(configs).resolve(), threads),
+        "scores": [[n, f] for n, f in need.scores.items()],
+        "evals": [[o, list(a)] for o, a in need.evals],
+        "threads": threads,
+        "gpus": gpus,
+    }
     for name, need in needs.items():
-        if (s := run_state(root / name, need)) == "done": continue
+        if (s := run_state(root / name, need)) == "done":
+            continue
         out[name] = spec(name, need, s) | {"restore": s == "unscored" and not has_weights(root / name)}
-    for name in dict.fromkeys(a for s in list(out.values()) for a in s["after"] if a not in out and not has_weights(root / a)):
-        out = {name: spec(name, needs[name], "weights") | {"restore": True}, **out}   # a done start run whose weights are gone: first
+    for name in dict.fromkeys(
+        a for s in list(out.values()) for a in s["after"] if a not in out and not has_weights(root / a)
+    ):
+        out = {
+            name: spec(name, needs[name], "weights") | {"restore": True},
+            **out,
+        }  # a done start run whose weights are gone: first
     for t in dict.fromkeys(t for g in groups for t in plan[g].tables):
         if not (root / t.out / "results.json").is_file():
-            out[t.out] = {"kind": "table", "name": t.out, "dir": str(root / t.out), "state": "missing", "after": list(t.runs),
-                          "runs": [str(root / r) for r in t.runs], "args": list(t.args), "threads": threads, "gpus": gpus}
-    if not only: return out
+            out[t.out] = {
+                "kind": "table",
+                "name": t.out,
+                "dir": str(root / t.out),
+                "state": "missing",
+                "after": list(t.runs),
+                "runs": [str(root / r) for r in t.runs],
+                "args": list(t.args),
+                "threads": threads,
+                "gpus": gpus,
+            }
+    if not only:
+        return out
     keep = {n for n in out if any(fnmatch.fnmatchcase(n, pat) for pat in only)}
-    while new := {a for n in keep for a in out[n]["after"] if a in out and out[a]["kind"] == "run"} - keep: keep |= new
+    while new := {a for n in keep for a in out[n]["after"] if a in out and out[a]["kind"] == "run"} - keep:
+        keep |= new
     return {n: s for n, s in out.items() if n in keep}
+
 
 def job_command(spec: dict) -> str:
     "The command line a spec stands for (what `--dry-run` prints)."
-    if spec["kind"] == "table": return " ".join(["python -m argent_nb.evaluate", *spec["runs"], "--out", spec["dir"], *spec["args"]])
-    if spec.get("restore"): return f"retrain {spec['name']} into {spec['dir']}.restore and keep its weights if they are its record's, bit for bit"
-    parts = [f"python -m argent_nb.train {' '.join(spec['train'])}" + (" train.resume=latest" if spec["state"] == "partial" else "")]
-    parts += [f"score {','.join(f)} on n={n}" for n, f in spec["scores"]] + [f"python -m argent_nb.evaluate {spec['dir']} {' '.join(a)} --out {spec['dir']}/{o}" for o, a in spec["evals"]]
+    if spec["kind"] == "table":
+        return " ".join(["python -m argent_nb.evaluate", *spec["runs"], "--out", spec["dir"], *spec["args"]])
+    if spec.get("restore"):
+        return (
+            f"retrain {spec['name']} into {spec['dir']}.restore and keep its weights if they are its record's, bit "
+            "for bit"
+        )
+    parts = [
+        f"python -m argent_nb.train {' '.join(spec['train'])}"
+        + (" train.resume=latest" if spec["state"] == "partial" else "")
+    ]
+    parts += [f"score {','.join(f)} on n={n}" for n, f in spec["scores"]] + [
+        f"python -m argent_nb.evaluate {spec['dir']} {' '.join(a)} --out {spec['dir']}/{o}" for o, a in spec["evals"]
+    ]
     return " && ".join(parts)
 
 # %% ../nbs/48_experiments.ipynb #c69baa32
 def group_left(plan: Mapping[str, Group], group: str, root: Path) -> int:
-    "How many runs (trained, scored and evaluated as the plan needs) and tables of `group` are not done: its claims wait for 0."
+    """How many runs (trained, scored and evaluated as the plan needs) and tables of `group` are not done: its claims
+    wait for 0."""
     root, g = Path(root), plan[group]
-    return sum(run_state(root / n, need) != "done" for n, need in needed(plan, [group]).items()) + sum(not (root / t.out / "results.json").is_file() for t in g.tables)
+    return sum(run_state(root / n, need) != "done" for n, need in needed(plan, [group]).items()) + sum(
+        not (root / t.out / "results.json").is_file() for t in g.tables
+    )
 
 # %% ../nbs/48_experiments.ipynb #8f951d17
-def run_plan(plan: Mapping[str, Group], groups: Sequence[str], root: Path, configs: Path, jobs: int = 2, threads: int = 1, cluster: str = "local",
-             gpus: int = 0, dry_run: bool = False, allow_mixed: bool = False, poll_s: float = 1.0, say: Callable = print, package: Path | None = None,
-             only: Sequence[str] = (), **executor) -> dict:
-    """Train, resume, score and evaluate what `groups` of `plan` lack (`jobs` at a time through submitit; `only`: the runs
-    matching these patterns), then decide the claims of each group that is complete; {job: failure reason} of the failed."""
-    root = Path(root).resolve(); specs, failed = job_specs(plan, groups, root, configs, threads, gpus, only), {}
+def run_plan(
+    plan: Mapping[str, Group],
+    groups: Sequence[str],
+    root: Path,
+    configs: Path,
+    jobs: int = 2,
+    threads: int = 1,
+    cluster: str = "local",
+    gpus: int = 0,
+    dry_run: bool = False,
+    allow_mixed: bool = False,
+    poll_s: float = 1.0,
+    say: Callable = print,
+    package: Path | None = None,
+    only: Sequence[str] = (),
+    **executor,
+) -> dict:
+    """Train, resume, score and evaluate what `groups` of `plan` lack (`jobs` at a time through submitit; `only`: the
+    runs
+    matching these patterns), then decide the claims of each group that is complete; {job: failure reason} of the
+    failed."""
+    root = Path(root).resolve()
+    specs, failed = job_specs(plan, groups, root, configs, threads, gpus, only), {}
     if dry_run:
-        for s in specs.values(): say(f"[{s['state']}] {job_command(s)}")
+        for s in specs.values():
+            say(f"[{s['state']}] {job_command(s)}")
         return {}
     if specs:
-        code = snapshot(root, package); jobdir = root / ".plan" / "jobs"; jobdir.mkdir(parents=True, exist_ok=True)
+        code = snapshot(root, package)
+        jobdir = root / ".plan" / "jobs"
+        jobdir.mkdir(parents=True, exist_ok=True)
         ex = make_executor(root / ".plan" / "submitit", cluster, threads, gpus, **executor)
         say(f"{len(specs)} jobs, {jobs} at a time ({cluster}, {threads} thread(s) each), code {code.name}")
         pending, running, slots = dict(specs), {}, {}
-        free = [tuple(range(i * gpus, (i + 1) * gpus)) for i in range(jobs)] if cluster == "local" and gpus else []   # each local job its own GPUs
+        free = (
+            [tuple(range(i * gpus, (i + 1) * gpus)) for i in range(jobs)] if cluster == "local" and gpus else []
+        )  # each local job its own GPUs
         while pending or running:
             for name, s in list(pending.items()):
-                if bad := [a for a in s["after"] if a in failed]: failed[name] = f"not started: {bad[0]} failed"; del pending[name]; say(f"failed: {name}: {failed[name]}"); continue
-                if len(running) >= jobs or any(a in pending or a in running for a in s["after"]): continue
-                try: s["kind"] == "table" and refuse_mixed({r: run_provenance(root / r) for r in s["after"]}, allow_mixed)
-                except ValueError as e: failed[name] = str(e); del pending[name]; say(f"failed: {name}: {e}"); continue
+                if bad := [a for a in s["after"] if a in failed]:
+                    failed[name] = f"not started: {bad[0]} failed"
+                    del pending[name]
+                    say(f"failed: {name}: {failed[name]}")
+                    continue
+                if len(running) >= jobs or any(a in pending or a in running for a in s["after"]):
+                    continue
+                try:
+                    s["kind"] == "table" and refuse_mixed(
+                        {r: run_provenance(root / r) for r in s["after"]}, allow_mixed
+                    )
+                except ValueError as e:
+                    failed[name] = str(e)
+                    del pending[name]
+                    say(f"failed: {name}: {e}")
+                    continue
                 (f := jobdir / f"{slug(name)}.json").write_text(json.dumps(s))
-                if free: slots[name] = free.pop(); ex.update_parameters(visible_gpus=slots[name])
-                running[name] = ex.submit(job_function(f, code)); del pending[name]
+                if free:
+                    slots[name] = free.pop()
+                    ex.update_parameters(visible_gpus=slots[name])
+                running[name] = ex.submit(job_function(f, code))
+                del pending[name]
             for name, job in list(running.items()):
-                if not job.done(): continue
+                if not job.done():
+                    continue
                 del running[name]
-                if name in slots: free.append(slots.pop(name))
-                try: rec = json.loads(job.result().strip().splitlines()[-1])
-                except Exception as e: rec = {"status": "failed", "reason": f"the job crashed: {str(e).strip().splitlines()[-1][:300]}"}
-                if rec["status"] == "failed": failed[name] = rec["reason"]; say(f"failed: {name}: {rec['reason']}")
-                else: say(f"done: {name} ({rec['wall_s']:.0f} s wall, {rec['cpu_s']:.0f} CPU s)")
+                if name in slots:
+                    free.append(slots.pop(name))
+                try:
+                    rec = json.loads(job.result().strip().splitlines()[-1])
+                except Exception as e:
+                    rec = {"status": "failed", "reason": f"the job crashed: {str(e).strip().splitlines()[-1][:300]}"}
+                if rec["status"] == "failed":
+                    failed[name] = rec["reason"]
+                    say(f"failed: {name}: {rec['reason']}")
+                else:
+                    say(f"done: {name} ({rec['wall_s']:.0f} s wall, {rec['cpu_s']:.0f} CPU s)")
             time.sleep(poll_s if running else 0)
     for g in groups:
-        if not plan[g].claims: continue
-        if left := group_left(plan, g, root): say(f"{g}: claims not decided yet: {left} run(s) or table(s) not done")
-        else: write_claims(plan[g], root, allow_mixed, say)
+        if not plan[g].claims:
+            continue
+        if left := group_left(plan, g, root):
+            say(f"{g}: claims not decided yet: {left} run(s) or table(s) not done")
+        else:
+            write_claims(plan[g], root, allow_mixed, say)
     return failed
 
 # %% ../nbs/48_experiments.ipynb #d20fdc02
@@ -661,37 +1425,52 @@ def refuse_mixed(records: Mapping, allow: bool = False) -> str | None:
     """None when every run of `records` ({run label: provenance record or None}) was made with the same code and world;
     else ValueError naming the groups of runs that differ, or, with `allow`, that line (kept beside the verdict)."""
     from argent_nb.provenance import pooling_problem
+
     problem = pooling_problem(records)
-    if problem and not allow: raise ValueError(f"refusing to pool {problem}; allow mixed runs (--allow-mixed) to pool them anyway")
+    if problem and not allow:
+        raise ValueError(f"refusing to pool {problem}; allow mixed runs (--allow-mixed) to pool them anyway")
     return problem
 
 # %% ../nbs/48_experiments.ipynb #c48gates
 CONTROL_SCOPE = {"control:bow": ("foil_", "pep_paired_", "hier_tau_d", "taxo_tau")}
 "The key prefixes a control is held to chance on, for a control not held on every key (see above)."
 
-def gates(control: str, key: str) -> bool:
-    "Whether `control`'s value on `key` gates a claim on that key (`CONTROL_SCOPE`; every other control gates every key)."
-    return control not in CONTROL_SCOPE or key.startswith(CONTROL_SCOPE[control])
 
+def gates(control: str, key: str) -> bool:
+    """Whether `control`'s value on `key` gates a claim on that key (`CONTROL_SCOPE`; every other control gates every
+    key)."""
+    return control not in CONTROL_SCOPE or key.startswith(CONTROL_SCOPE[control])
 
 # %% ../nbs/48_experiments.ipynb #c48tieb
 CONTROLS, CONTROLS_KIND = "controls.json", "argent_nb.experiments.controls"
-CONTROL_BENCHMARKS = {"retrieval": "hiershapes", "zero_shot": "hiershapes", "foils": "ceclip", "pep": "pep", "hier": "re", "taxo": "rcme"}
+CONTROL_BENCHMARKS = {
+    "retrieval": "hiershapes",
+    "zero_shot": "hiershapes",
+    "foils": "ceclip",
+    "pep": "pep",
+    "hier": "re",
+    "taxo": "rcme",
+}
 "The benchmark whose eval sets each outcome family embeds (the bag-of-words control is built for those sets)."
+
 
 def tie_broken(control, eps: float = 1e-6, seed: int = 0):
     """`control` (a `79b_eval.controls.ControlModel`) with its ties broken at random: N(0, `eps`^2) noise (seeded) added
     to each head input, far below the gap between two of its distinct scores (see above); the same object, returned."""
     import torch
+
     g = torch.Generator().manual_seed(seed)
+
     def noisy(f):
         def out(x):
             y = f(x)
             return y + eps * torch.randn(y.shape, generator=g, dtype=y.dtype).to(y.device)
-        return out
-    for name in ("text_features", "image_features"): setattr(control, name, noisy(getattr(control, name)))
-    return control
 
+        return out
+
+    for name in ("text_features", "image_features"):
+        setattr(control, name, noisy(getattr(control, name)))
+    return control
 
 # %% ../nbs/48_experiments.ipynb #c48untr
 def untrained_specs(group: Group, root: Path) -> dict[str, dict]:
@@ -699,42 +1478,65 @@ def untrained_specs(group: Group, root: Path) -> dict[str, dict]:
     labelled runs (their config's `model` group without `init_from`), named `untrained:<arch>, <head>` (and a hash of
     the group where two differ otherwise), at the seeds of its runs (sorted)."""
     from argent_nb.runs import read_run_config
+
     out: dict = {}
     for name in group.scored():
         cfg = read_run_config(Path(root) / name)
         m = {k: v for k, v in (cfg.get("model") or {}).items() if k not in ("init_from", "allow_torchscript")}
         key = f"untrained:{m.get('arch')}, {m.get('head')}"
-        if key in out and out[key]["model"] != m: key += f" #{hashlib.sha1(json.dumps(m, sort_keys=True, default=str).encode()).hexdigest()[:6]}"
+        if key in out and out[key]["model"] != m:
+            key += f" #{hashlib.sha1(json.dumps(m, sort_keys=True, default=str).encode()).hexdigest()[:6]}"
         spec = out.setdefault(key, {"model": m, "seeds": []})
         spec["seeds"] = sorted({*spec["seeds"], int((cfg.get("run") or {}).get("seed", 0))})
     return out
 
-
 # %% ../nbs/48_experiments.ipynb #c48kfam
 def key_families(keys: Iterable[str], families: Sequence[str]) -> list[str]:
-    "The outcome families of `families` (`outcomes.ITEM_FAMILIES`' names) that give `keys`, by their prefix; all of `families` for a key of none."
-    of = {"i2t_R@": "retrieval", "t2i_R@": "retrieval", "zs_": "zero_shot", "foil_": "foils", "pep_": "pep", "hier_": "hier", "taxo_": "taxo"}
+    """The outcome families of `families` (`outcomes.ITEM_FAMILIES`' names) that give `keys`, by their prefix; all of
+    `families` for a key of none."""
+    of = {
+        "i2t_R@": "retrieval",
+        "t2i_R@": "retrieval",
+        "zs_": "zero_shot",
+        "foil_": "foils",
+        "pep_": "pep",
+        "hier_": "hier",
+        "taxo_": "taxo",
+    }
     got = [next((f for p, f in of.items() if k.startswith(p)), None) for k in keys]
     return list(families) if None in got else [f for f in families if f in got]
 
-
 # %% ../nbs/48_experiments.ipynb #c48cval
 def control_basis(group: Group, root: Path) -> dict:
-    "What the controls of `group` are scored on: its scoring config (hash), n, families, claim keys, world and untrained architectures with their seeds."
+    """What the controls of `group` are scored on: its scoring config (hash), n, families, claim keys, world and
+    untrained architectures with their seeds."""
     from argent_nb.eval.kit import hiershapes_eval_set
+
     cfg = scoring_config(group.n)
     ds = hiershapes_eval_set(cfg, ["captions"])
-    return json.loads(json.dumps({"scoring": hashlib.sha1(repr(cfg).encode()).hexdigest()[:10], "n": group.n, "families": list(group.families),
-                                  "keys": list(dict.fromkeys(c.key for c in group.claims)), "control_samples": list(group.control_samples), "world": {"name": type(ds).__name__, "version": getattr(ds, "version", None)},
-                                  "untrained": {k: v["seeds"] for k, v in untrained_specs(group, root).items()}}))
-
+    return json.loads(
+        json.dumps(
+            {
+                "scoring": hashlib.sha1(repr(cfg).encode()).hexdigest()[:10],
+                "n": group.n,
+                "families": list(group.families),
+                "keys": list(dict.fromkeys(c.key for c in group.claims)),
+                "control_samples": list(group.control_samples),
+                "world": {"name": type(ds).__name__, "version": getattr(ds, "version", None)},
+                "untrained": {k: v["seeds"] for k, v in untrained_specs(group, root).items()},
+            }
+        )
+    )
 
 # %% ../nbs/48_experiments.ipynb #c48cvl2
 def control_values(group: Group, root: Path, basis: dict | None = None) -> dict:
-    """The controls' record of `group`: each claim key's chance (`outcomes.key_chance`) and every control's mean on it, on
-    the group's scoring config and the families that give its keys (`key_families`): the four scorers (`control_models`, ties broken) and the untrained network
+    """The controls' record of `group`: each claim key's chance (`outcomes.key_chance`) and every control's mean on it,
+    on
+    the group's scoring config and the families that give its keys (`key_families`): the four scorers
+    (`control_models`, ties broken) and the untrained network
     of each architecture (`untrained_specs`: the mean over its seeds, each seed's kept), each with its standard error
-    (`se`: over the items, clustered by scene, for a scorer; over the seeds for the untrained network), with the basis and provenance."""
+    (`se`: over the items, clustered by scene, for a scorer; over the seeds for the untrained network), with the basis
+    and provenance."""
     import dataclasses
     import numpy as np
     from accelerate.utils import set_seed
@@ -743,28 +1545,55 @@ def control_values(group: Group, root: Path, basis: dict | None = None) -> dict:
     from argent_nb.outcomes import SCENE, item_outcomes, key_chance
     from argent_nb.provenance import provenance
     from argent_nb.runs import build_run_model
+
     basis, cfg = basis or control_basis(group, root), scoring_config(group.n)
-    keys = basis["keys"]; fams = key_families(keys, group.families)
+    keys = basis["keys"]
+    fams = key_families(keys, group.families)
+
     def score(model) -> dict:
         "{key: (mean, standard error over the items, clustered by scene where a key has scenes)}."
         out = item_outcomes(model, cfg, fams)
         return {k: (float(v.mean()), cluster_se(v, out.get(k + SCENE))) for k, v in out.items() if k in keys}
+
     values, se, per_seed, like = {}, {}, {}, None
     for name, spec in untrained_specs(group, root).items():
         per_seed[name] = {}
         for s in spec["seeds"]:
-            set_seed(s); model = build_run_model(**spec["model"]); like = like or model
+            set_seed(s)
+            model = build_run_model(**spec["model"])
+            like = like or model
             per_seed[name][str(s)] = {k: m for k, (m, _) in score(model).items()}
         seeds = np.array([[v[k] for k in keys] for v in per_seed[name].values()])
         values[name] = dict(zip(keys, seeds.mean(0).tolist()))
-        se[name] = dict(zip(keys, (seeds.std(0, ddof=1) / np.sqrt(len(seeds))).tolist() if len(seeds) > 1 else [float("nan")] * len(keys)))
-    ctl_cfg = dataclasses.replace(cfg, benchmarks=list(dict.fromkeys([*cfg.benchmarks, *(CONTROL_BENCHMARKS[f] for f in fams)])))
-    for name, ctl in control_models(ctl_cfg, like=like, **dict(zip(("n_train", "n_said"), group.control_samples))).items():
-        sc = score(tie_broken(ctl)); values[name], se[name] = {k: m for k, (m, _) in sc.items()}, {k: e for k, (_, e) in sc.items()}
-    return {"kind": CONTROLS_KIND, "group": group.name, "basis": basis,
-            "keys": {k: {"chance": key_chance(k, cfg), "controls": {n: v[k] for n, v in values.items()}, "se": {n: v[k] for n, v in se.items()}} for k in keys},
-            "untrained_seeds": per_seed, "provenance": provenance(basis["world"])}
-
+        se[name] = dict(
+            zip(
+                keys,
+                (seeds.std(0, ddof=1) / np.sqrt(len(seeds))).tolist() if len(seeds) > 1 else [float("nan")] * len(keys),
+            )
+        )
+    ctl_cfg = dataclasses.replace(
+        cfg, benchmarks=list(dict.fromkeys([*cfg.benchmarks, *(CONTROL_BENCHMARKS[f] for f in fams)]))
+    )
+    for name, ctl in control_models(
+        ctl_cfg, like=like, **dict(zip(("n_train", "n_said"), group.control_samples))
+    ).items():
+        sc = score(tie_broken(ctl))
+        values[name], se[name] = {k: m for k, (m, _) in sc.items()}, {k: e for k, (_, e) in sc.items()}
+    return {
+        "kind": CONTROLS_KIND,
+        "group": group.name,
+        "basis": basis,
+        "keys": {
+            k: {
+                "chance": key_chance(k, cfg),
+                "controls": {n: v[k] for n, v in values.items()},
+                "se": {n: v[k] for n, v in se.items()},
+            }
+            for k in keys
+        },
+        "untrained_seeds": per_seed,
+        "provenance": provenance(basis["world"]),
+    }
 
 # %% ../nbs/48_experiments.ipynb #c48gctl
 def group_controls(group: Group, root: Path, say: Callable = print) -> dict:
@@ -773,102 +1602,194 @@ def group_controls(group: Group, root: Path, say: Callable = print) -> dict:
     a file there that the plan did not write (never overwritten)."""
     f, basis = Path(root) / "results" / group.name / CONTROLS, control_basis(group, root)
     if f.exists():
-        try: rec = json.loads(f.read_text())
-        except (ValueError, UnicodeDecodeError): rec = None
+        try:
+            rec = json.loads(f.read_text())
+        except (ValueError, UnicodeDecodeError):
+            rec = None
         if not isinstance(rec, dict) or rec.get("kind") != CONTROLS_KIND or rec.get("group") != group.name:
-            raise ValueError(f"{f}: not the plan's controls record of group {group.name!r}; move it away to let the plan score the controls")
-        if rec.get("basis") == basis and all("se" in v for v in (rec.get("keys") or {}).values()): return rec
+            raise ValueError(
+                f"{f}: not the plan's controls record of group {group.name!r}; move it away to let the plan score the "
+                "controls"
+            )
+        if rec.get("basis") == basis and all("se" in v for v in (rec.get("keys") or {}).values()):
+            return rec
         old = rec.get("basis") if isinstance(rec.get("basis"), dict) else {}
-        say(f"{group.name}: controls scored on another {', '.join(k for k in basis if old.get(k) != basis[k]) or 'record (no standard errors)'}: scoring them again")
+        say(
+            f"{group.name}: controls scored on another "
+            f"{', '.join(k for k in basis if old.get(k) != basis[k]) or 'record (no standard errors)'}: scoring them "
+            "again"
+        )
     rec = control_values(group, root, basis)
     f.parent.mkdir(parents=True, exist_ok=True)
-    tmp = f.with_name(f".{f.name}.tmp"); tmp.write_text(json.dumps(rec, indent=1)); os.replace(tmp, f)
+    tmp = f.with_name(f".{f.name}.tmp")
+    tmp.write_text(json.dumps(rec, indent=1))
+    os.replace(tmp, f)
     return rec
-
 
 # %% ../nbs/48_experiments.ipynb #d44c4888
 def run_provenance(d: Path) -> dict | None:
-    "The provenance of run folder `d`: its `provenance.json` (the trainer's), else the last done plan job's record, else None."
+    """The provenance of run folder `d`: its `provenance.json` (the trainer's), else the last done plan job's record,
+    else None."""
     from argent_nb.provenance import read_provenance
-    if (p := read_provenance(d)) is not None: return p
+
+    if (p := read_provenance(d)) is not None:
+        return p
     done = [j for j in read_jobs(d) if j["status"] == "done" and j["kind"] == "run" and j.get("provenance")]
     return done[-1]["provenance"] if done else None
 
+
 def group_items(group: Group, label: str, key: str, root: Path) -> "np.ndarray":
-    "[seeds, items] of `key` for the runs of `label`, from the outcomes cached in their folders (scored there if missing)."
+    """[seeds, items] of `key` for the runs of `label`, from the outcomes cached in their folders (scored there if
+    missing)."""
     from argent_nb.outcomes import seed_items
+
     return seed_items([Path(root) / n for n in group.labels[label]], key, scoring_config(group.n), list(group.families))
+
 
 def arm_items(group: Group, labels: Sequence[str], key: str, root: Path):
     "An arm's per-item outcomes: one label's, or the first minus the second (per seed and item) for two."
     x = group_items(group, labels[0], key, root)
     return x if len(labels) == 1 else x - group_items(group, labels[1], key, root)
 
+
 def claim_scenes(group: Group, c: Claim, root: Path):
     "The scene of each item of claim `c`'s key where several items come from one scene (foils, PEP pairs), else None."
     from argent_nb.outcomes import SCENE
+
     return group_items(group, c.a[0], c.key + SCENE, root)[0] if c.key.startswith(("foil_", "pep_paired_")) else None
 
-
 # %% ../nbs/48_experiments.ipynb #c48decg
-def decide_group(group: Group, root: Path, allow_mixed: bool = False, controls: bool = True, say: Callable = print) -> tuple[list[dict], list[dict]]:
-    """(rows, refused): `claim_row` of each claim of `group` (with its `section`, its items clustered by scene where they
-    share one, `key`, and `holm`: its verdict after Holm's adjustment over the group's claims, the notebook's family), and the
+def decide_group(
+    group: Group, root: Path, allow_mixed: bool = False, controls: bool = True, say: Callable = print
+) -> tuple[list[dict], list[dict]]:
+    """(rows, refused): `claim_row` of each claim of `group` (with its `section`, its items clustered by scene where
+    they
+    share one, `key`, and `holm`: its verdict after Holm's adjustment over the group's claims, the notebook's family),
+    and the
     claims refused for pooling runs of different versions. With `controls`, each claim is gated by every control's
     value on its key (`gates`) and the key's `chance` (`group_controls`): a control off chance makes it not decidable;
     the row keeps every control's value (`controls`) and names those that do not gate it (`not_gating`)."""
     from argent_nb.eval.claims import claim_row, holm
+
     rows, refused = [], []
     ctl = group_controls(group, root, say)["keys"] if controls and group.claims else {}
     for c in group.claims:
         names = [n for l in (*c.a, *c.b) for n in group.labels[l]]
-        try: mixed = refuse_mixed({n: run_provenance(Path(root) / n) for n in names}, allow=allow_mixed)
-        except ValueError as e: refused.append({"claim": c.claim, "reason": str(e)}); continue
-        rows.append(claim_row(c.claim, c.paper, arm_items(group, c.a, c.key, root), arm_items(group, c.b, c.key, root), c.direction, c.margin,
-                              paired_seeds=c.paired_seeds, groups=claim_scenes(group, c, root),
-                              **({"controls": {n: v for n, v in k["controls"].items() if gates(n, c.key)}, "chance": k["chance"], "controls_se": k.get("se")}
-                                 if (k := ctl.get(c.key)) else {}))
-                    | {"section": c.section, "mixed": mixed, "key": c.key, "chance": k and k["chance"], "controls": k["controls"] if k else {},
-                       "not_gating": [n for n in k["controls"] if not gates(n, c.key)] if k else []})
-    for r, h in zip(rows, holm([r["decision"] for r in rows])): r["holm"] = h
+        try:
+            mixed = refuse_mixed({n: run_provenance(Path(root) / n) for n in names}, allow=allow_mixed)
+        except ValueError as e:
+            refused.append({"claim": c.claim, "reason": str(e)})
+            continue
+        rows.append(
+            claim_row(
+                c.claim,
+                c.paper,
+                arm_items(group, c.a, c.key, root),
+                arm_items(group, c.b, c.key, root),
+                c.direction,
+                c.margin,
+                paired_seeds=c.paired_seeds,
+                groups=claim_scenes(group, c, root),
+                **(
+                    {
+                        "controls": {n: v for n, v in k["controls"].items() if gates(n, c.key)},
+                        "chance": k["chance"],
+                        "controls_se": k.get("se"),
+                    }
+                    if (k := ctl.get(c.key))
+                    else {}
+                ),
+            )
+            | {
+                "section": c.section,
+                "mixed": mixed,
+                "key": c.key,
+                "chance": k and k["chance"],
+                "controls": k["controls"] if k else {},
+                "not_gating": [n for n in k["controls"] if not gates(n, c.key)] if k else [],
+            }
+        )
+    for r, h in zip(rows, holm([r["decision"] for r in rows])):
+        r["holm"] = h
     return rows, refused
 
 # %% ../nbs/48_experiments.ipynb #2f2fd48d
 def _row_json(r: dict) -> dict:
     "A `claim_row` row as JSON: its cells and its decision's fields (arrays left out)."
     import dataclasses
+
     d = r["decision"]
     dec = {f.name: getattr(d, f.name) for f in dataclasses.fields(d) if not hasattr(getattr(d, f.name), "shape")}
-    return json.loads(json.dumps({k: v for k, v in r.items() if k != "decision"} | {"decision": dec}, default=lambda x: x.tolist() if hasattr(x, "tolist") else str(x)))
+    return json.loads(
+        json.dumps(
+            {k: v for k, v in r.items() if k != "decision"} | {"decision": dec},
+            default=lambda x: x.tolist() if hasattr(x, "tolist") else str(x),
+        )
+    )
+
 
 def write_claims(group: Group, root: Path, allow_mixed: bool = False, say: Callable = print) -> Path:
-    "Decide `group`'s claims (gated by its controls, kept beside them as `controls.json`) and write `<root>/results/<group>/claims.json`, `.md`, `.png`; the folder."
-    import matplotlib; matplotlib.use("Agg", force=False)
+    """Decide `group`'s claims (gated by its controls, kept beside them as `controls.json`) and write
+    `<root>/results/<group>/claims.json`, `.md`, `.png`; the folder."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
     from argent_nb.eval.claims import plot_claims, verdict_table
     from argent_nb.provenance import provenance
+
     rows, refused = decide_group(group, root, allow_mixed, say=say)
-    out = Path(root) / "results" / group.name; out.mkdir(parents=True, exist_ok=True)
-    (out / "claims.json").write_text(json.dumps({"group": group.name, "notebook": group.notebook, "rows": [_row_json(r) for r in rows],
-                                                 "refused": refused, "provenance": provenance()}, indent=1))
+    out = Path(root) / "results" / group.name
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "claims.json").write_text(
+        json.dumps(
+            {
+                "group": group.name,
+                "notebook": group.notebook,
+                "rows": [_row_json(r) for r in rows],
+                "refused": refused,
+                "provenance": provenance(),
+            },
+            indent=1,
+        )
+    )
     secs = list(dict.fromkeys(r["section"] for r in rows))
-    (out / "claims.md").write_text("\n\n".join(f"## {s or group.name}\n\n" + verdict_table([r for r in rows if r["section"] == s]) for s in secs) + "\n")
+    (out / "claims.md").write_text(
+        "\n\n".join(f"## {s or group.name}\n\n" + verdict_table([r for r in rows if r["section"] == s]) for s in secs)
+        + "\n"
+    )
     if rows:
         fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) + 1.4))
-        plot_claims(rows, f"{group.name}: the plan's claims", ax=ax); fig.tight_layout(); fig.savefig(out / "claims.png", dpi=80); plt.close(fig)
+        plot_claims(rows, f"{group.name}: the plan's claims", ax=ax)
+        fig.tight_layout()
+        fig.savefig(out / "claims.png", dpi=80)
+        plt.close(fig)
     verdicts = [r["decision"].verdict for r in rows]
-    say(f"{group.name}: {len(rows)} claims decided ({', '.join(f'{verdicts.count(v)} {v}' for v in dict.fromkeys(verdicts))})"
-        + (f"; {len(refused)} refused: {refused[0]['reason']}" if refused else ""))
+    say(
+        f"{group.name}: {len(rows)} claims decided "
+        f"({', '.join(f'{verdicts.count(v)} {v}' for v in dict.fromkeys(verdicts))})"
+        + (f"; {len(refused)} refused: {refused[0]['reason']}" if refused else "")
+    )
     return out
 
 # %% ../nbs/48_experiments.ipynb #cc1d9686
 def read_claims(group: str, root: Path, section: str | None = None) -> list[dict]:
-    "The rows `write_claims` kept for `group` (of `section` if given), as `claim_row` rows for `verdict_table` / `plot_claims`."
+    """The rows `write_claims` kept for `group` (of `section` if given), as `claim_row` rows for `verdict_table` /
+    `plot_claims`."""
     import dataclasses
     from argent_nb.eval.claims import Decision
-    rec, known = json.loads((Path(root) / "results" / group / "claims.json").read_text()), {f.name for f in dataclasses.fields(Decision)}
+
+    rec, known = (
+        json.loads((Path(root) / "results" / group / "claims.json").read_text()),
+        {f.name for f in dataclasses.fields(Decision)},
+    )
     dec = lambda d: Decision(**{k: tuple(v) if k == "n_seeds" else v for k, v in d.items() if k in known})
-    return [{k: v for k, v in r.items() if k != "decision"} | {"decision": dec(r["decision"])} for r in rec["rows"] if section is None or r.get("section") == section]
+    return [
+        {k: v for k, v in r.items() if k != "decision"} | {"decision": dec(r["decision"])}
+        for r in rec["rows"]
+        if section is None or r.get("section") == section
+    ]
+
 
 def group_runs(group: Group, label: str, root: Path) -> list[Path]:
     "The run folders of `label` in `group`, in seed order."
@@ -876,72 +1797,159 @@ def group_runs(group: Group, label: str, root: Path) -> list[Path]:
 
 # %% ../nbs/48_experiments.ipynb #559efa55
 def cost_table(st: Mapping[str, dict], plan: Mapping[str, Group]) -> str:
-    "A markdown table of `plan_status`'s `st`: per group (and `all`, each run once) its runs done, the core-hours measured and left."
+    """A markdown table of `plan_status`'s `st`: per group (and `all`, each run once) its runs done, the core-hours
+    measured and left."""
     h = lambda s: "-" if s is None else f"{s / 3600:.1f}"
-    rows = [f"| {g}" + (f" (`{plan[g].notebook}`)" if g in plan else ", each run once") + f" | {len(s['states'].get('done', []))} / "
-            f"{sum(map(len, s['states'].values()))} | {h(s['cpu_s'])} | {h(s['left_cpu_s'])} |" for g, s in st.items()]
-    return "\n".join(["| group | runs done | core-hours measured | core-hours left (estimate) |", "| --- | ---: | ---: | ---: |", *rows])
+    rows = [
+        f"| {g}"
+        + (f" (`{plan[g].notebook}`)" if g in plan else ", each run once")
+        + f" | {len(s['states'].get('done', []))} / "
+        f"{sum(map(len, s['states'].values()))} | {h(s['cpu_s'])} | {h(s['left_cpu_s'])} |"
+        for g, s in st.items()
+    ]
+    return "\n".join(
+        [
+            "| group | runs done | core-hours measured | core-hours left (estimate) |",
+            "| --- | ---: | ---: | ---: |",
+            *rows,
+        ]
+    )
+
 
 def results_markdown(plan: Mapping[str, Group], root: Path) -> str:
-    "Markdown of what the plan has decided under `root`: its progress and cost per group, each complete group's verdict tables, the leaderboard's table."
+    """Markdown of what the plan has decided under `root`: its progress and cost per group, each complete group's
+    verdict tables, the leaderboard's table."""
     root, st = Path(root), plan_status(plan, list(plan), root)
     cpus = sorted(set().union(*(s["cpus"] for s in st.values())))
-    out = [f"What the plan has done and cost, from its runs' records" + (f" (on {', '.join(cpus)})" if cpus else "")
-           + ", by `python -m argent_nb.experiments status`:", cost_table(st, plan)]
+    out = [
+        "What the plan has done and cost, from its runs' records"
+        + (f" (on {', '.join(cpus)})" if cpus else "")
+        + ", by `python -m argent_nb.experiments status`:",
+        cost_table(st, plan),
+    ]
     for name, g in plan.items():
         if (f := root / "results" / name / "claims.md").is_file():
-            out.append(f"### `{g.notebook}`\n\n" + f.read_text().replace("\n## ", "\n#### ").removeprefix("## ").strip())
+            out.append(
+                f"### `{g.notebook}`\n\n" + f.read_text().replace("\n## ", "\n#### ").removeprefix("## ").strip()
+            )
     for t in dict.fromkeys(t for g in plan.values() for t in g.tables):
-        if (f := root / t.out / "table.md").is_file(): out.append("### The leaderboard\n\n" + f.read_text().split("\n", 1)[1].strip())
-    if len(out) == 2: out.append("No group has all its runs yet, so no verdict is shown.")
+        if (f := root / t.out / "table.md").is_file():
+            out.append("### The leaderboard\n\n" + f.read_text().split("\n", 1)[1].strip())
+    if len(out) == 2:
+        out.append("No group has all its runs yet, so no verdict is shown.")
     return "\n\n".join(out) + "\n"
 
 # %% ../nbs/48_experiments.ipynb #b57187d8
 def parser() -> argparse.ArgumentParser:
     "The command line of `python -m argent_nb.experiments`."
-    p = argparse.ArgumentParser(prog="argent_nb.experiments", description="Run the experiment plan: train what is missing, resume what was cut, "
-                                "score what is unscored, decide the claims; or show where it stands.")
-    p.add_argument("command", choices=["run", "status", "job"], help="run the plan, show its status (job: one job, for the executor)")
+    p = argparse.ArgumentParser(
+        prog="argent_nb.experiments",
+        description="Run the experiment plan: train what is missing, resume what was cut, "
+        "score what is unscored, decide the claims; or show where it stands.",
+    )
+    p.add_argument(
+        "command",
+        choices=["run", "status", "job"],
+        help="run the plan, show its status (job: one job, for the executor)",
+    )
     p.add_argument("groups", nargs="*", help="groups of the plan (default: all); for job: the spec file")
-    p.add_argument("--plan", default="default", choices=sorted(PLANS), help="which plan (default: the results notebooks'; tiny: CI's)")
-    p.add_argument("--root", default=os.environ.get("ARGENT_RUNS", "runs"), help="folder of the run folders (default: runs, or $ARGENT_RUNS)")
+    p.add_argument(
+        "--plan",
+        default="default",
+        choices=sorted(PLANS),
+        help="which plan (default: the results notebooks'; tiny: CI's)",
+    )
+    p.add_argument(
+        "--root",
+        default=os.environ.get("ARGENT_RUNS", "runs"),
+        help="folder of the run folders (default: runs, or $ARGENT_RUNS)",
+    )
     p.add_argument("--configs", default="configs", help="folder of the config files (default: configs)")
     p.add_argument("--jobs", type=int, default=None, help="jobs at a time (default: one per core, or one per GPU)")
     p.add_argument("--threads", type=int, default=None, help="torch threads per job (default: cores / jobs)")
-    p.add_argument("--cluster", default="local", choices=["local", "slurm"], help="submitit executor (default: local processes)")
-    p.add_argument("--partition", default=None, help="Slurm partition"); p.add_argument("--gpus-per-job", type=int, default=None, help="GPUs per job (default: 1 where there are GPUs)")
+    p.add_argument(
+        "--cluster", default="local", choices=["local", "slurm"], help="submitit executor (default: local processes)"
+    )
+    p.add_argument("--partition", default=None, help="Slurm partition")
+    p.add_argument("--gpus-per-job", type=int, default=None, help="GPUs per job (default: 1 where there are GPUs)")
     p.add_argument("--time-min", type=int, default=24 * 60, help="time limit of a job in minutes (default: a day)")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
-    p.add_argument("--only", action="append", default=[], metavar="GLOB", help="only the runs whose names match (repeatable; e.g. 'leaderboard2/clip_s*'), with the runs they need (a start run, a table's runs)")
-    p.add_argument("--code", default=None, help="the package folder the runs import a snapshot of (default: the argent_nb imported here)")
-    p.add_argument("--allow-mixed", action="store_true", help="decide claims over runs of different code or world versions (the difference is recorded)")
+    p.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only the runs whose names match (repeatable; e.g. 'leaderboard2/clip_s*'), with the runs they need (a "
+        "start run, a table's runs)",
+    )
+    p.add_argument(
+        "--code",
+        default=None,
+        help="the package folder the runs import a snapshot of (default: the argent_nb imported here)",
+    )
+    p.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="decide claims over runs of different code or world versions (the difference is recorded)",
+    )
     return p
 
-def job_shape(jobs: int | None, threads: int | None, gpus: int | None, cluster: str, cores: int, gpus_here: int) -> tuple[int, int, int]:
-    "(jobs at a time, threads per job, GPUs per job): GPUs one per job where there are any, else a job per core; threads the cores shared out."
+
+def job_shape(
+    jobs: int | None, threads: int | None, gpus: int | None, cluster: str, cores: int, gpus_here: int
+) -> tuple[int, int, int]:
+    """(jobs at a time, threads per job, GPUs per job): GPUs one per job where there are any, else a job per core;
+    threads the cores shared out."""
     g = gpus if gpus is not None else (1 if gpus_here or cluster == "slurm" and gpus_here else 0)
     j = jobs or (max(1, gpus_here // g) if g and cluster == "local" else cores if cluster == "local" else 64)
     return j, threads or max(1, cores // j if cluster == "local" else 1), g
 
 # %% ../nbs/48_experiments.ipynb #ff886ddc
 def main(argv: Sequence[str] | None = None) -> int:
-    "Entry point of `python -m argent_nb.experiments`: exit status 0, 1 when a job failed, 2 for a bad request (one line)."
+    """Entry point of `python -m argent_nb.experiments`: exit status 0, 1 when a job failed, 2 for a bad request (one
+    line)."""
     a = parser().parse_args(argv)
     if a.command == "job":
-        if len(a.groups) != 1: print("argent_nb.experiments: error: job takes one spec file", file=sys.stderr); return 2
-        print(json.dumps(run_job(json.loads(Path(a.groups[0]).read_text())))); return 0
+        if len(a.groups) != 1:
+            print("argent_nb.experiments: error: job takes one spec file", file=sys.stderr)
+            return 2
+        print(json.dumps(run_job(json.loads(Path(a.groups[0]).read_text()))))
+        return 0
     plan = PLANS[a.plan]()
     if bad := [g for g in a.groups if g not in plan]:
-        print(f"argent_nb.experiments: error: unknown group(s) {bad}; the {a.plan} plan has {list(plan)}", file=sys.stderr); return 2
+        print(
+            f"argent_nb.experiments: error: unknown group(s) {bad}; the {a.plan} plan has {list(plan)}", file=sys.stderr
+        )
+        return 2
     groups, root = a.groups or list(plan), Path(a.root)
-    if a.command == "status": print(status_text(plan_status(plan, groups, root))); return 0
-    if not Path(a.configs).is_dir(): print(f"argent_nb.experiments: error: --configs {a.configs}: no such folder", file=sys.stderr); return 2
+    if a.command == "status":
+        print(status_text(plan_status(plan, groups, root)))
+        return 0
+    if not Path(a.configs).is_dir():
+        print(f"argent_nb.experiments: error: --configs {a.configs}: no such folder", file=sys.stderr)
+        return 2
     import torch
+
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     jobs, threads, gpus = job_shape(a.jobs, a.threads, a.gpus_per_job, a.cluster, cores, torch.cuda.device_count())
-    failed = run_plan(plan, groups, root, Path(a.configs), jobs, threads, a.cluster, gpus, a.dry_run, a.allow_mixed,
-                      package=a.code, partition=a.partition, time_min=a.time_min, only=a.only)
-    if failed: print(f"{len(failed)} job(s) failed:\n" + "\n".join(f"  {k}: {v}" for k, v in failed.items()), file=sys.stderr)
+    failed = run_plan(
+        plan,
+        groups,
+        root,
+        Path(a.configs),
+        jobs,
+        threads,
+        a.cluster,
+        gpus,
+        a.dry_run,
+        a.allow_mixed,
+        package=a.code,
+        partition=a.partition,
+        time_min=a.time_min,
+        only=a.only,
+    )
+    if failed:
+        print(f"{len(failed)} job(s) failed:\n" + "\n".join(f"  {k}: {v}" for k, v in failed.items()), file=sys.stderr)
     return 1 if failed else 0
 
 # %% ../nbs/48_experiments.ipynb #50bb8727

@@ -30,7 +30,8 @@ __all__ = ['SCENE', 'ITEM_FAMILIES', 'PEP_PARTS', 'retrieval_items', 'zero_shot_
 def retrieval_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     """Per image (`i2t_R@k`) and per caption (`t2i_R@k`), 1 or 0: the hits behind the `hiershapes` benchmark's recall at
     each of its `ks`, on the samples `cfg` selects (`81_eval.hiershapes.hiershapes_benchmark(items=...)`)."""
-    items = {}; hiershapes_benchmark(model, cfg, accelerator, items=items)
+    items = {}
+    hiershapes_benchmark(model, cfg, accelerator, items=items)
     return {k: v for k, v in items.items() if "_R@" in k}
 
 # %% ../nbs/47_outcomes.ipynb #009eb012
@@ -38,15 +39,18 @@ def zero_shot_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarr
     """Per image, 1 or 0: the hits behind the `hiershapes` benchmark's zero-shot top-1 in the world's first text family,
     `zs_<rank>_top1`, and `zs_mean_top1`, the image's mean over the ranks; with `eval.hiershapes.novel_taxa`, the same
     on the held-out subtrees (keys + `_novel_taxa`; `hiershapes_benchmark(items=...)`)."""
-    items = {}; hiershapes_benchmark(model, cfg, accelerator, items=items)
+    items = {}
+    hiershapes_benchmark(model, cfg, accelerator, items=items)
     return {k: v for k, v in items.items() if k.startswith("zs_")}
 
 # %% ../nbs/47_outcomes.ipynb #e13ffb10
 SCENE = "@scene"
 "Suffix of the key that holds, per item of the key it extends, the test sample (scene) the item comes from."
 
+
 def foil_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
-    """Per valid foil, 1 where the image is more similar to its caption than to the foil, else 0: `foil_<type>_<seen|novel>`
+    """Per valid foil, 1 where the image is more similar to its caption than to the foil, else 0:
+    `foil_<type>_<seen|novel>`
     and, where the world tags its foils (HierShapes 2), `foil_<type>_binding_*` and `foil_<type>_bow_*` (the `ceclip`
     benchmark's keys), with `foil_binding_*` and `foil_bow_*` pooling every type's foils of the stratum; each with
     its `SCENE` key, the sample of each foil."""
@@ -57,7 +61,8 @@ def foil_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
         win, ok, b = (fm["margin"] > 0).astype(np.float64), fm["valid"], fm["binding"]
         rows = np.broadcast_to(np.arange(len(win))[:, None], win.shape)
         masks = {f"{k}_{tag}": m for k, m in foil_masks(fm).items()}
-        if b is not None: masks |= {f"foil{s}_{tag}": m for s, m in (("_binding", ok & b), ("_bow", ok & ~b))}
+        if b is not None:
+            masks |= {f"foil{s}_{tag}": m for s, m in (("_binding", ok & b), ("_bow", ok & ~b))}
         out |= {k + sfx: x[m] for k, m in masks.items() if m.any() for sfx, x in (("", win), (SCENE, rows))}
     return out
 
@@ -72,10 +77,16 @@ def pep_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     out = {}
     for kind in PAIR_KINDS[1:]:
         pos, neg = matched_pairs(pairs, kind)
-        if len(pos): out |= {f"pep_paired_{kind}": paired_wins(p[pos], p[neg]), f"pep_paired_{kind}{SCENE}": pairs.a_row[pos]}
-    if "pep_paired_reversed" not in out: return out
-    return out | {f"pep_paired_reversed_{q}{sfx}": out[f"pep_paired_reversed{sfx}"][m]
-                  for q, m in direction_part_masks(pairs).items() if m.any() for sfx in ("", SCENE)}
+        if len(pos):
+            out |= {f"pep_paired_{kind}": paired_wins(p[pos], p[neg]), f"pep_paired_{kind}{SCENE}": pairs.a_row[pos]}
+    if "pep_paired_reversed" not in out:
+        return out
+    return out | {
+        f"pep_paired_reversed_{q}{sfx}": out[f"pep_paired_reversed{sfx}"][m]
+        for q, m in direction_part_masks(pairs).items()
+        if m.any()
+        for sfx in ("", SCENE)
+    }
 
 # %% ../nbs/47_outcomes.ipynb #f00c407b
 def hier_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
@@ -87,7 +98,8 @@ def hier_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     if rp.novel_taxa and cfg.split != "novel_taxa" and has_novel_taxa(hiershapes_eval_set(cfg, ["tiers"])):
         splits["novel_taxa"] = "_novel_taxa"
     for split, sfx in splits.items():
-        got = {}; split_hier(model, cfg, split, geo, accelerator, items=got)
+        got = {}
+        split_hier(model, cfg, split, geo, accelerator, items=got)
         out |= {k + sfx: v for k, v in got.items()}
     return out
 
@@ -99,76 +111,124 @@ def taxo_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     p = benchmark_params(cfg, "rcme")
     geo = entailment_geometry(model, accelerator, root_text=p.root_text)
     ds = hiershapes_eval_set(cfg, ["images"], max_objects=1)
-    kw = dict(steps=p.steps, procedure=p.procedure, one_per_species=p.one_per_species, species_seed=p.species_seed,
-              parts=["retrieval"], batch_size=cfg.batch_size, accelerator=accelerator)
+    kw = dict(
+        steps=p.steps,
+        procedure=p.procedure,
+        one_per_species=p.one_per_species,
+        species_seed=p.species_seed,
+        parts=["retrieval"],
+        batch_size=cfg.batch_size,
+        accelerator=accelerator,
+    )
     out = {}
     for d, sfx in ((ds, ""), (held_out_taxa_set(cfg, ds, ["images"]) if p.novel_taxa else None, "_novel_taxa")):
-        if d is None: continue
+        if d is None:
+            continue
         items = {}
         rcme_evaluate(model, d, geo, items=items, **kw)
         out |= {k + sfx: v for k, v in items.items()}
     return out
 
 # %% ../nbs/47_outcomes.ipynb #760736c3
-ITEM_FAMILIES: dict[str, Callable] = {"retrieval": retrieval_items, "zero_shot": zero_shot_items, "foils": foil_items,
-                                      "pep": pep_items, "hier": hier_items, "taxo": taxo_items}
+ITEM_FAMILIES: dict[str, Callable] = {
+    "retrieval": retrieval_items,
+    "zero_shot": zero_shot_items,
+    "foils": foil_items,
+    "pep": pep_items,
+    "hier": hier_items,
+    "taxo": taxo_items,
+}
 "The per-item families: name -> function (model, cfg, accelerator) -> {benchmark key: per-item outcomes}."
 
-def item_outcomes(model, cfg: EvalCfg, families: Sequence[str] | None = None, accelerator=None, by_family: bool = False) -> dict:
-    """{key: float64 [items]} of `model` on the items `cfg` selects, for `families` (names of `ITEM_FAMILIES`; None: all),
+
+def item_outcomes(
+    model, cfg: EvalCfg, families: Sequence[str] | None = None, accelerator=None, by_family: bool = False
+) -> dict:
+    """{key: float64 [items]} of `model` on the items `cfg` selects, for `families` (names of `ITEM_FAMILIES`; None:
+    all),
     each array's mean the suite's value of that key (the pooled foil keys excepted). As `run_benchmarks`: eval mode, no
     gradients, each split's fields embedded once for all `families`, the model's mode restored. With `by_family`:
     {family: {key: items}}."""
     names = list(ITEM_FAMILIES) if families is None else list(families)
     if bad := [f for f in names if f not in ITEM_FAMILIES]:
         raise ValueError(f"unknown outcome families {bad}; expected some of {list(ITEM_FAMILIES)}")
-    was = model.training; model.eval()
+    was = model.training
+    model.eval()
     try:
         with torch.no_grad(), shared_embeddings():
-            got = {f: {k: np.asarray(v, dtype=np.float64) for k, v in ITEM_FAMILIES[f](model, cfg, accelerator).items()} for f in names}
+            got = {
+                f: {k: np.asarray(v, dtype=np.float64) for k, v in ITEM_FAMILIES[f](model, cfg, accelerator).items()}
+                for f in names
+            }
         return got if by_family else {k: v for d in got.values() for k, v in d.items()}
-    finally: model.train(was)
+    finally:
+        model.train(was)
 
 # %% ../nbs/47_outcomes.ipynb #k47hch
-def hier_chance(tiers: Sequence[Sequence[str]], steps: int | None = None, draws: int = 20, images: int = 200, seed: int = 0) -> dict[str, float]:
-    """Chance of RE's per-image hierarchical `P` and `R` (the paper's procedure, `steps` as the `re` benchmark's default)
+def hier_chance(
+    tiers: Sequence[Sequence[str]], steps: int | None = None, draws: int = 20, images: int = 200, seed: int = 0
+) -> dict[str, float]:
+    """Chance of RE's per-image hierarchical `P` and `R` (the paper's procedure, `steps` as the `re` benchmark's
+    default)
     for images whose tier texts are `tiers` ([N][T], distinct within an image): `P` = T / M exactly and `R` = E[K] / M,
     K the distinct predictions, simulated on `draws` x `images` random scorers (uniform similarities and radii; `R_se`
     its Monte-Carlo standard error), M the distinct texts (see above)."""
     T = {len(ts) for ts in tiers}
-    if len(T) != 1 or any(len(set(ts)) != len(ts) for ts in tiers): raise ValueError("hier_chance: every image needs the same number of distinct tier texts")
+    if len(T) != 1 or any(len(set(ts)) != len(ts) for ts in tiers):
+        raise ValueError("hier_chance: every image needs the same number of distinct tier texts")
     T, M = T.pop(), len({t for ts in tiers for t in ts})
     steps = steps or inspect.signature(hierarchical_retrieval).parameters["steps"].default
     g, ks = torch.Generator().manual_seed(seed), []
     for _ in range(draws):
-        radii, sim = torch.rand(M, generator=g, dtype=torch.float64), torch.rand(images, M, generator=g, dtype=torch.float64)
+        radii, sim = (
+            torch.rand(M, generator=g, dtype=torch.float64),
+            torch.rand(images, M, generator=g, dtype=torch.float64),
+        )
         ks.append((hierarchical_predictions(sim, radii, steps, "paper") >= 0).sum(1).double())
     k = torch.cat(ks)
-    return {"P": T / M, "R": float(k.mean()) / M, "R_se": float(k.std()) / math.sqrt(len(k)) / M, "M": M, "T": T, "E_K": float(k.mean())}
-
+    return {
+        "P": T / M,
+        "R": float(k.mean()) / M,
+        "R_se": float(k.std()) / math.sqrt(len(k)) / M,
+        "M": M,
+        "T": T,
+        "E_K": float(k.mean()),
+    }
 
 # %% ../nbs/47_outcomes.ipynb #k47kch
 _CHANCES: dict = {}
 
+
 def key_chance(key: str, cfg: EvalCfg) -> float:
-    """The chance value of per-item key `key` (a key of `ITEM_FAMILIES`' outcomes) on the items `cfg` selects (see above);
+    """The chance value of per-item key `key` (a key of `ITEM_FAMILIES`' outcomes) on the items `cfg` selects (see
+    above);
     KeyError naming the key where none is derived."""
     base, split = (key.removesuffix("_novel_taxa"), "novel_taxa") if key.endswith("_novel_taxa") else (key, cfg.split)
-    if SCENE in key: raise KeyError(f"{key!r} labels items with their scenes; it has no chance value")
-    if base.startswith(("foil_", "pep_paired_")): return 0.5
-    if base in ("hier_tau_d", "taxo_tau"): return 0.0
+    if SCENE in key:
+        raise KeyError(f"{key!r} labels items with their scenes; it has no chance value")
+    if base.startswith(("foil_", "pep_paired_")):
+        return 0.5
+    if base in ("hier_tau_d", "taxo_tau"):
+        return 0.0
     memo = _CHANCES.setdefault(repr(cfg), {})
     if base.startswith(("i2t_R@", "t2i_R@", "zs_")):
-        if "hiershapes" not in memo: memo["hiershapes"] = hiershapes_chance(cfg)
-        if key in memo["hiershapes"]: return memo["hiershapes"][key]
+        if "hiershapes" not in memo:
+            memo["hiershapes"] = hiershapes_chance(cfg)
+        if key in memo["hiershapes"]:
+            return memo["hiershapes"][key]
     if base in ("hier_P", "hier_R"):
-        if split not in memo: memo[split] = hier_chance([s["tiers"] for s in hiershapes_eval_set(cfg, ["tiers"], split=split)])
+        if split not in memo:
+            memo[split] = hier_chance([s["tiers"] for s in hiershapes_eval_set(cfg, ["tiers"], split=split)])
         return memo[split][base.removeprefix("hier_")]
-    raise KeyError(f"no chance value is derived for outcome key {key!r} (47_outcomes.key_chance): a control cannot be judged against it")
-
+    raise KeyError(
+        f"no chance value is derived for outcome key {key!r} (47_outcomes.key_chance): a control cannot be judged "
+        "against it"
+    )
 
 # %% ../nbs/47_outcomes.ipynb #d8d76930
-def cached_outcomes(folder, cfg: EvalCfg, families: Sequence[str], model: Callable, accelerator=None) -> dict[str, np.ndarray]:
+def cached_outcomes(
+    folder, cfg: EvalCfg, families: Sequence[str], model: Callable, accelerator=None
+) -> dict[str, np.ndarray]:
     """`item_outcomes` for `families` of the model that `model()` returns (called only if a family is missing), kept in
     `folder` as `outcomes_<family>_<hash of cfg>.npz`, one file per family, each written whole and read without pickle.
     The missing families are computed together (`item_outcomes`: each split embedded once)."""
@@ -181,36 +241,51 @@ def cached_outcomes(folder, cfg: EvalCfg, families: Sequence[str], model: Callab
             os.replace(tmp, path(f))
     out = {}
     for f in families:
-        with np.load(path(f), allow_pickle=False) as z: out |= {k: z[k] for k in z.files}
+        with np.load(path(f), allow_pickle=False) as z:
+            out |= {k: z[k] for k in z.files}
     return out
 
 # %% ../nbs/47_outcomes.ipynb #37231feb
 def seed_items(runs: Sequence, key: str, cfg: EvalCfg, families: Sequence[str]) -> np.ndarray:
     """[runs, items]: `key`'s per-item outcomes of each run folder in `runs` (one row per seed: `decide`'s input), each
-    run scored once for `families` and kept in its folder (`cached_outcomes` of the model `runs.load_run_model` loads)."""
+    run scored once for `families` and kept in its folder (`cached_outcomes` of the model `runs.load_run_model`
+    loads)."""
     return np.stack([cached_outcomes(d, cfg, families, lambda d=d: load_run_model(d)[0])[key] for d in runs])
 
 # %% ../nbs/47_outcomes.ipynb #b77e907e
-PEP_PARTS = {"pep_paired_reversed_length_free": "direction, length-free", "pep_paired_reversed": "direction, pooled",
-             "pep_paired_contradiction": "content", "norm_erank_image": "erank, image", "norm_erank_text": "erank, text"}
+PEP_PARTS = {
+    "pep_paired_reversed_length_free": "direction, length-free",
+    "pep_paired_reversed": "direction, pooled",
+    "pep_paired_contradiction": "content",
+    "norm_erank_image": "erank, image",
+    "norm_erank_text": "erank, text",
+}
+
 
 def run_record(d, leaderboard, env: dict | None = None, n: int = 1000) -> dict:
     """The `pep` and `norms` benchmarks' record of run folder `d`: a folder of `leaderboard` (`<label>_s<seed>`) is read
     from the leaderboard's record (`leaderboard/eval/results.json`); any other is scored once on `n` test samples by the
     evaluation command and kept in the run folder (`runs.evaluate_run`, `pep_norms.json`)."""
     d, lb = Path(d).resolve(), Path(leaderboard).resolve()
-    if d.parent != lb: return evaluate_run(d, "benchmarks=[pep,norms]", f"n={n}", out="pep_norms.json", env=env)
+    if d.parent != lb:
+        return evaluate_run(d, "benchmarks=[pep,norms]", f"n={n}", out="pep_norms.json", env=env)
     label, _, seed = d.name.rpartition("_s")
     rec = json.loads((lb / "eval" / "results.json").read_text())
     scored = {(m["label"], m["seed"]): m["results"] for m in rec["models"] if m["kind"] == "run"}
-    if (label, int(seed)) not in scored: raise KeyError(f"{lb / 'eval' / 'results.json'}: no run {label!r} seed {seed} (for {d})")
+    if (label, int(seed)) not in scored:
+        raise KeyError(f"{lb / 'eval' / 'results.json'}: no run {label!r} seed {seed} (for {d})")
     return scored[(label, int(seed))]
+
 
 def pep_parts_table(runs: dict, leaderboard, env: dict | None = None, n: int = 1000) -> str:
     """`PEP_PARTS` per group of `runs` ({label: [run folders]}, the mean over the folders' `run_record`s), then the
     untrained models' and the length-only control's rows of `leaderboard`'s record."""
     rec = json.loads((Path(leaderboard) / "eval" / "results.json").read_text())
-    recs = {name: [run_record(d, leaderboard, env, n) for d in ds] for name, ds in runs.items()}     # each run read once
+    recs = {name: [run_record(d, leaderboard, env, n) for d in ds] for name, ds in runs.items()}  # each run read once
     body = [[name, *(f"{np.mean([r[k] for r in rs]):.3f}" for k in PEP_PARTS)] for name, rs in recs.items()]
-    body += [[lab, *(f"{r['mean'][k]:.3f}" for k in PEP_PARTS)] for lab, r in rec["table"].items() if lab.startswith(("init", "control:length"))]
+    body += [
+        [lab, *(f"{r['mean'][k]:.3f}" for k in PEP_PARTS)]
+        for lab, r in rec["table"].items()
+        if lab.startswith(("init", "control:length"))
+    ]
     return text_table(["runs (mean over seeds)", *PEP_PARTS.values()], body, width=125, keep=2)

@@ -15,10 +15,13 @@ __all__ = ['CODE_VERSION_FILE', 'LIBRARIES', 'PROVENANCE', 'git_code_version', '
 
 # %% ../nbs/45a_provenance.ipynb #15697243
 CODE_VERSION_FILE = "_code_version.json"
-"A file beside the package's `__init__.py` that a snapshot of the package carries: its commit, dirty flag and diff hash."
+"""A file beside the package's `__init__.py` that a snapshot of the package carries: its commit, dirty flag and diff
+hash."""
+
 
 def _git(root: Path, *args: str) -> bytes:
     return subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True, timeout=60).stdout
+
 
 def git_code_version(root: str | os.PathLike) -> dict | None:
     """`{"commit", "dirty", "diff_sha256"}` of the git checkout holding `root`, or None outside one (or without git).
@@ -30,24 +33,30 @@ def git_code_version(root: str | os.PathLike) -> dict | None:
         commit = _git(top, "rev-parse", "HEAD").decode().strip()
         diff = _git(top, "diff", "HEAD", "--binary")
         untracked = sorted(_git(top, "ls-files", "--others", "--exclude-standard", "-z").split(b"\0"))
-    except (OSError, subprocess.SubprocessError): return None
+    except (OSError, subprocess.SubprocessError):
+        return None
     untracked = [u for u in untracked if u]
-    if not diff and not untracked: return {"commit": commit, "dirty": False, "diff_sha256": None}
+    if not diff and not untracked:
+        return {"commit": commit, "dirty": False, "diff_sha256": None}
     h = hashlib.sha256(diff)
     for u in untracked:
         h.update(b"\0untracked\0" + u + b"\0")
         f = top / os.fsdecode(u)
-        if f.is_file(): h.update(f.read_bytes())
+        if f.is_file():
+            h.update(f.read_bytes())
     return {"commit": commit, "dirty": True, "diff_sha256": h.hexdigest()}
 
 # %% ../nbs/45a_provenance.ipynb #7be36fad
 def code_version(package: str | os.PathLike | None = None) -> dict:
-    """The version of the code in the package folder `package` (default: the `argent_nb` that Python imports): the snapshot's
+    """The version of the code in the package folder `package` (default: the `argent_nb` that Python imports): the
+    snapshot's
     `_code_version.json` when the folder carries one, else its git checkout's (`git_code_version`), else no commit.
     Always has `commit`, `dirty`, `diff_sha256`, `source` (snapshot | git | none) and `package_version`."""
     pkg = Path(package) if package is not None else Path(importlib.util.find_spec("argent_nb").origin).resolve().parent
-    try: pv = metadata.version(pkg.name)
-    except metadata.PackageNotFoundError: pv = None
+    try:
+        pv = metadata.version(pkg.name)
+    except metadata.PackageNotFoundError:
+        pv = None
     f = pkg / CODE_VERSION_FILE
     if f.is_file():
         d = json.loads(f.read_text()[:100_000])
@@ -55,11 +64,13 @@ def code_version(package: str | os.PathLike | None = None) -> dict:
             raise ValueError(f"{f}: expected a JSON object with commit, dirty and diff_sha256")
         return {**{k: d[k] for k in ("commit", "dirty", "diff_sha256")}, "source": "snapshot", "package_version": pv}
     g = git_code_version(pkg)
-    if g is not None: return {**g, "source": "git", "package_version": pv}
+    if g is not None:
+        return {**g, "source": "git", "package_version": pv}
     return {"commit": None, "dirty": None, "diff_sha256": None, "source": "none", "package_version": pv}
 
 # %% ../nbs/45a_provenance.ipynb #87abe639
 _VECTOR = re.compile(r"^(sse4_[12]|avx|avx2|fma|f16c|avx512\w*|amx\w*|asimd\w*|neon|sve\w*)$")
+
 
 def parse_cpuinfo(text: str) -> dict:
     "`{'model', 'vector_extensions'}` from the text of `/proc/cpuinfo` (x86's `model name`/`flags`, Arm's `Features`)."
@@ -67,95 +78,150 @@ def parse_cpuinfo(text: str) -> dict:
     for line in text.splitlines():
         key, _, value = line.partition(":")
         key = key.strip().lower()
-        if key in ("model name", "cpu model", "hardware") and model is None: model = value.strip() or None
-        elif key in ("flags", "features"): flags |= set(value.split())
+        if key in ("model name", "cpu model", "hardware") and model is None:
+            model = value.strip() or None
+        elif key in ("flags", "features"):
+            flags |= set(value.split())
     return {"model": model, "vector_extensions": sorted(f for f in flags if _VECTOR.match(f))}
 
 # %% ../nbs/45a_provenance.ipynb #aa9ac285
 def machine_info() -> dict:
-    """This machine as far as it changes numbers: the CPU (model, vector extensions, the capability torch's kernels use),
+    """This machine as far as it changes numbers: the CPU (model, vector extensions, the capability torch's kernels
+    use),
     the usable cores, torch's threads, and the GPUs torch sees (names; none on a CPU-only machine)."""
     import torch
-    try: cpu = parse_cpuinfo(Path("/proc/cpuinfo").read_text())
-    except OSError: cpu = {"model": None, "vector_extensions": []}
-    if cpu["model"] is None: cpu["model"] = platform.processor() or platform.machine() or None
-    try: cap = torch.backends.cpu.get_cpu_capability()
-    except AttributeError: cap = None
+
+    try:
+        cpu = parse_cpuinfo(Path("/proc/cpuinfo").read_text())
+    except OSError:
+        cpu = {"model": None, "vector_extensions": []}
+    if cpu["model"] is None:
+        cpu["model"] = platform.processor() or platform.machine() or None
+    try:
+        cap = torch.backends.cpu.get_cpu_capability()
+    except AttributeError:
+        cap = None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    gpus = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if torch.cuda.is_available() else []
-    return {"cpu": cpu["model"], "vector_extensions": cpu["vector_extensions"], "cpu_capability": cap, "cores": cores,
-            "threads": torch.get_num_threads(), "gpus": gpus, "cuda": torch.version.cuda if gpus else None,
-            "system": f"{platform.system()} {platform.machine()}"}
+    gpus = (
+        [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if torch.cuda.is_available() else []
+    )
+    return {
+        "cpu": cpu["model"],
+        "vector_extensions": cpu["vector_extensions"],
+        "cpu_capability": cap,
+        "cores": cores,
+        "threads": torch.get_num_threads(),
+        "gpus": gpus,
+        "cuda": torch.version.cuda if gpus else None,
+        "system": f"{platform.system()} {platform.machine()}",
+    }
 
 # %% ../nbs/45a_provenance.ipynb #0c10519c
-LIBRARIES = {"torch": "torch", "open_clip": "open_clip_torch", "accelerate": "accelerate", "numpy": "numpy",
-             "transformers": "transformers", "webdataset": "webdataset", "submitit": "submitit"}
+LIBRARIES = {
+    "torch": "torch",
+    "open_clip": "open_clip_torch",
+    "accelerate": "accelerate",
+    "numpy": "numpy",
+    "transformers": "transformers",
+    "webdataset": "webdataset",
+    "submitit": "submitit",
+}
 "The libraries a record names: {name: its distribution on PyPI}."
+
 
 def library_versions() -> dict:
     """`{name: version or None}` of Python and each of `LIBRARIES`, from the installed distributions; torch's with its
     build tag (`+cu130`, `+cpu`), which says which kernels it carries."""
     import torch
+
     out = {"python": platform.python_version()}
     for name, dist in LIBRARIES.items():
-        try: out[name] = metadata.version(dist)
-        except metadata.PackageNotFoundError: out[name] = None
+        try:
+            out[name] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[name] = None
     out["torch"] = torch.__version__
     return out
 
 # %% ../nbs/45a_provenance.ipynb #9d121739
 PROVENANCE = "provenance.json"
 
+
 def provenance(world: Mapping | None = None, package: str | os.PathLike | None = None) -> dict:
     """Where a number is being made: `{"code": code_version(package), "libraries": library_versions(),
     "machine": machine_info(), "world": world (e.g. {"name": ..., "version": ...}), "time": UTC ISO 8601}`."""
-    return {"code": code_version(package), "libraries": library_versions(), "machine": machine_info(),
-            "world": dict(world) if world is not None else None, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    return {
+        "code": code_version(package),
+        "libraries": library_versions(),
+        "machine": machine_info(),
+        "world": dict(world) if world is not None else None,
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
 
 # %% ../nbs/45a_provenance.ipynb #a923714b
-def write_provenance(folder: str | os.PathLike, world: Mapping | None = None, name: str = PROVENANCE,
-                     record: Mapping | None = None) -> Path:
+def write_provenance(
+    folder: str | os.PathLike, world: Mapping | None = None, name: str = PROVENANCE, record: Mapping | None = None
+) -> Path:
     """Write `record` (default: `provenance(world)`) as `folder/name`, exclusively: FileExistsError naming the file if
     one is there; a failure leaves no file, complete or partial."""
-    folder = Path(folder); path = folder / name
+    folder = Path(folder)
+    path = folder / name
     data = json.dumps(dict(record) if record is not None else provenance(world), indent=2) + "\n"
     tmp = folder / f".{name}.{os.getpid()}.tmp"
     try:
         tmp.write_text(data)
-        try: os.link(tmp, path)
-        except FileExistsError: raise FileExistsError(f"{path}: a provenance record is already there; it is never overwritten") from None
-    finally: tmp.unlink(missing_ok=True)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise FileExistsError(f"{path}: a provenance record is already there; it is never overwritten") from None
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 # %% ../nbs/45a_provenance.ipynb #d937b814
 def read_provenance(folder: str | os.PathLike, name: str = PROVENANCE) -> dict | None:
     "The record `folder/name` wrote, or None when the folder has none; ValueError naming the file when it is not one."
     path = Path(folder) / name
-    if not path.is_file(): return None
-    if path.stat().st_size > 1_000_000: raise ValueError(f"{path}: over 1 MB, not a provenance record")
-    try: d = json.loads(path.read_text())
-    except (ValueError, RecursionError) as e: raise ValueError(f"{path}: not valid JSON ({str(e)[:80]})") from None
-    if not (isinstance(d, dict) and {"code", "world"} <= set(d)): raise ValueError(f"{path}: expected a JSON object with code and world")
+    if not path.is_file():
+        return None
+    if path.stat().st_size > 1_000_000:
+        raise ValueError(f"{path}: over 1 MB, not a provenance record")
+    try:
+        d = json.loads(path.read_text())
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"{path}: not valid JSON ({str(e)[:80]})") from None
+    if not (isinstance(d, dict) and {"code", "world"} <= set(d)):
+        raise ValueError(f"{path}: expected a JSON object with code and world")
     return d
 
 # %% ../nbs/45a_provenance.ipynb #37f8b0f4
 def _identity(p: Mapping | None) -> tuple:
-    if p is None: return ("unrecorded",)
+    if p is None:
+        return ("unrecorded",)
     c = p.get("code") or {}
     return ("code", c.get("commit"), c.get("diff_sha256"), "world", json.dumps(p.get("world"), sort_keys=True))
 
+
 def _say(p: Mapping | None) -> str:
-    if p is None: return "no provenance record"
+    if p is None:
+        return "no provenance record"
     c, w = p.get("code") or {}, p.get("world") or {}
-    code = f"commit {str(c.get('commit'))[:10]}" + (f"+local changes {str(c.get('diff_sha256'))[:8]}" if c.get("dirty") else "")
+    code = f"commit {str(c.get('commit'))[:10]}" + (
+        f"+local changes {str(c.get('diff_sha256'))[:8]}" if c.get("dirty") else ""
+    )
     return f"{code}, world {w.get('name')} v{w.get('version')}"
+
 
 def pooling_problem(records: Mapping[str, Mapping | None]) -> str | None:
     """None when every record of `records` ({run label: provenance or None}) has the same code (commit and diff hash)
     and world; else one line naming the groups of runs that differ and what each was made with."""
     groups: dict[tuple, list[str]] = {}
-    for label, p in records.items(): groups.setdefault(_identity(p), []).append(label)
-    if len(groups) <= 1: return None
+    for label, p in records.items():
+        groups.setdefault(_identity(p), []).append(label)
+    if len(groups) <= 1:
+        return None
     first = {k: records[v[0]] for k, v in groups.items()}
-    parts = [f"{', '.join(v[:3])}{' ...' if len(v) > 3 else ''} ({len(v)}): {_say(first[k])}" for k, v in groups.items()]
+    parts = [
+        f"{', '.join(v[:3])}{' ...' if len(v) > 3 else ''} ({len(v)}): {_say(first[k])}" for k, v in groups.items()
+    ]
     return f"runs of {len(groups)} different code or world versions: " + "; ".join(parts)

@@ -29,7 +29,14 @@ __all__ = ['CONFIG', 'CHECKPOINTS', 'LATEST', 'METRICS', 'EVAL', 'EVAL_INIT', 'P
 
 # %% ../nbs/45_runs.ipynb #2c5a3cb7
 CONFIG, CHECKPOINTS, LATEST, METRICS, EVAL, EVAL_INIT, PLOTS = (
-    "config.yaml", "checkpoints", "latest", "metrics.jsonl", "eval.json", "eval_init.json", "plots")
+    "config.yaml",
+    "checkpoints",
+    "latest",
+    "metrics.jsonl",
+    "eval.json",
+    "eval_init.json",
+    "plots",
+)
 "The parts of a run folder (see the layout above)."
 FINISHED = EVAL
 "The file whose presence marks a run as finished: the trainer writes the final evaluation last (`is_finished`)."
@@ -38,115 +45,159 @@ CHECKPOINT_WEIGHTS = ("model.safetensors", "pytorch_model.bin")
 CHECKSUMS = "checksums.json"
 "The list of a checkpoint's files with their sizes and SHA-256 (`write_checksums`)."
 TRAINING_STATE = "training_state"
-"A checkpoint's scheduler, method and trainer state: `training_state.json`, its tensors in `training_state.safetensors`."
+"""A checkpoint's scheduler, method and trainer state: `training_state.json`, its tensors in
+`training_state.safetensors`."""
 MAX_EVAL_N = 1_000_000
-"The largest `eval.n` the trainer and the evaluator take: the suite holds every sample's features (and retrieval an n x n table in blocks); 10^12 would exhaust memory long before it failed."
+"""The largest `eval.n` the trainer and the evaluator take: the suite holds every sample's features (and retrieval an n
+x n table in blocks); 10^12 would exhaust memory long before it failed."""
 
 # %% ../nbs/45_runs.ipynb #ea6989c2
 _STEP_DIR = re.compile(r"^(?:step|checkpoint)_(\d+)$")
 
+
 def checkpoint_name(step: int) -> str:
     "The folder name of the checkpoint at `step`: `step_0000200`."
     return f"step_{step:07d}"
+
 
 def step_of(path: str | os.PathLike) -> int | None:
     """The step of a checkpoint folder or of a weights file inside one (`step_N`, or Accelerate's automatic
     `checkpoint_N`), or None."""
     p = Path(path)
     for part in (p.name, p.parent.name):
-        if m := _STEP_DIR.match(part): return int(m[1])
+        if m := _STEP_DIR.match(part):
+            return int(m[1])
     return None
 
 # %% ../nbs/45_runs.ipynb #2ea7f10e
 _WRITTEN = re.compile(r"step_\d{7,}")
+
 
 def is_checkpoint(folder: str | os.PathLike, written: bool = False) -> bool:
     """Whether `folder` is a checkpoint of this trainer: a real folder (no link) named exactly `checkpoint_name(step)`
     holding its `checksums.json` or a weights file; `written`: its `checksums.json` (what `save_checkpoint` writes, the
     only folders pruning removes). A user's `step_0000002.bak` or `step_notes/` in `checkpoints/` is neither."""
     p = Path(folder)
-    if not (_WRITTEN.fullmatch(p.name) and p.is_dir() and not p.is_symlink()): return False
+    if not (_WRITTEN.fullmatch(p.name) and p.is_dir() and not p.is_symlink()):
+        return False
     return (p / CHECKSUMS).is_file() or (not written and any((p / n).is_file() for n in CHECKPOINT_WEIGHTS))
+
 
 def checkpoints(run_dir: str | os.PathLike, written: bool = False) -> list[Path]:
     "The checkpoints (`is_checkpoint`) in `run_dir/checkpoints`, oldest first."
     root = Path(run_dir) / CHECKPOINTS
-    if not root.is_dir(): return []
+    if not root.is_dir():
+        return []
     return sorted((p for p in root.iterdir() if is_checkpoint(p, written)), key=lambda p: int(p.name[5:]))
 
 # %% ../nbs/45_runs.ipynb #3d5f19db
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""): h.update(block)
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
     return h.hexdigest()
+
 
 def write_checksums(folder: str | os.PathLike) -> Path:
     "Write `folder/checksums.json`: `{relative path: {'bytes': size, 'sha256': digest}}` for every file below `folder`."
     folder = Path(folder)
-    sums = {f.relative_to(folder).as_posix(): {"bytes": f.stat().st_size, "sha256": _sha256(f)}
-            for f in sorted(folder.rglob("*")) if f.is_file() and f.name != CHECKSUMS}
+    sums = {
+        f.relative_to(folder).as_posix(): {"bytes": f.stat().st_size, "sha256": _sha256(f)}
+        for f in sorted(folder.rglob("*"))
+        if f.is_file() and f.name != CHECKSUMS
+    }
     (folder / CHECKSUMS).write_text(json.dumps(sums, indent=1) + "\n")
     return folder / CHECKSUMS
 
 # %% ../nbs/45_runs.ipynb #d36f34d9
 def checkpoint_problem(folder: str | os.PathLike, only: Sequence[str] | None = None) -> str | None:
-    """None if every file `folder/checksums.json` lists (or those in `only`) is there with its size and SHA-256; else one
-    line naming the first file that is missing, truncated or altered. A folder without the list is not checked (None)."""
-    folder = Path(folder); sums_file = folder / CHECKSUMS
-    if not sums_file.is_file(): return None
-    try: sums = json.loads(sums_file.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e: return f"{sums_file} is damaged ({e})"
+    """None if every file `folder/checksums.json` lists (or those in `only`) is there with its size and SHA-256; else
+    one
+    line naming the first file that is missing, truncated or altered. A folder without the list is not checked
+    (None)."""
+    folder = Path(folder)
+    sums_file = folder / CHECKSUMS
+    if not sums_file.is_file():
+        return None
+    try:
+        sums = json.loads(sums_file.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        return f"{sums_file} is damaged ({e})"
     for name, want in sums.items():
-        if only is not None and name not in only: continue
+        if only is not None and name not in only:
+            continue
         f = folder / name
-        if not f.is_file(): return f"{f} is missing (listed in {CHECKSUMS})"
+        if not f.is_file():
+            return f"{f} is missing (listed in {CHECKSUMS})"
         if (size := f.stat().st_size) != want["bytes"]:
-            return f"{f} is {'truncated' if size < want['bytes'] else 'longer than written'}: {size} of {want['bytes']} bytes"
-        if _sha256(f) != want["sha256"]: return f"{f} is damaged: its SHA-256 differs from the one written with the checkpoint"
+            return (
+                f"{f} is {'truncated' if size < want['bytes'] else 'longer than written'}: {size} of "
+                f"{want['bytes']} bytes"
+            )
+        if _sha256(f) != want["sha256"]:
+            return f"{f} is damaged: its SHA-256 differs from the one written with the checkpoint"
     return None
 
 # %% ../nbs/45_runs.ipynb #fc964fa0
 def _split_tensors(x, key: str, tensors: dict):
-    "`x` as plain JSON, its tensors moved into `tensors` (left as `{'__tensor__': key}`); `TypeError` naming the key otherwise."
-    if isinstance(x, Tensor): tensors[key] = x.detach().cpu().contiguous(); return {"__tensor__": key}
+    """`x` as plain JSON, its tensors moved into `tensors` (left as `{'__tensor__': key}`); `TypeError` naming the key
+    otherwise."""
+    if isinstance(x, Tensor):
+        tensors[key] = x.detach().cpu().contiguous()
+        return {"__tensor__": key}
     if isinstance(x, dict):
         if bad := [k for k in x if not isinstance(k, str) or k == "__tensor__"]:
             raise TypeError(f"state {key}: keys must be strings other than '__tensor__', got {bad!r}")
         return {k: _split_tensors(v, f"{key}.{k}", tensors) for k, v in x.items()}
-    if isinstance(x, (list, tuple)): return [_split_tensors(v, f"{key}.{i}", tensors) for i, v in enumerate(x)]
-    if x is None or type(x) in (bool, int, float, str): return x
-    raise TypeError(f"state {key} is a {type(x).__name__}; a checkpoint's state holds tensors, numbers, strings, lists "
-                    "and string-keyed dicts only")
+    if isinstance(x, (list, tuple)):
+        return [_split_tensors(v, f"{key}.{i}", tensors) for i, v in enumerate(x)]
+    if x is None or type(x) in (bool, int, float, str):
+        return x
+    raise TypeError(
+        f"state {key} is a {type(x).__name__}; a checkpoint's state holds tensors, numbers, strings, lists "
+        "and string-keyed dicts only"
+    )
+
 
 def _join_tensors(x, tensors: dict, where: str):
     "The inverse of `_split_tensors`."
     if isinstance(x, dict):
         if set(x) == {"__tensor__"}:
-            if x["__tensor__"] not in tensors: raise ValueError(f"{where}: tensor {x['__tensor__']!r} is missing")
+            if x["__tensor__"] not in tensors:
+                raise ValueError(f"{where}: tensor {x['__tensor__']!r} is missing")
             return tensors[x["__tensor__"]]
         return {k: _join_tensors(v, tensors, where) for k, v in x.items()}
-    if isinstance(x, list): return [_join_tensors(v, tensors, where) for v in x]
+    if isinstance(x, list):
+        return [_join_tensors(v, tensors, where) for v in x]
     return x
 
 # %% ../nbs/45_runs.ipynb #00a0864b
 def save_training_state(folder: str | os.PathLike, objects: dict) -> None:
     "Write the `state_dict()` of each of `objects` (name -> object) to `folder/training_state.{json,safetensors}`."
     from safetensors.torch import save_file
+
     tensors, folder = {}, Path(folder)
     data = {name: _split_tensors(obj.state_dict(), name, tensors) for name, obj in objects.items()}
     save_file(tensors, str(folder / f"{TRAINING_STATE}.safetensors"))
     (folder / f"{TRAINING_STATE}.json").write_text(json.dumps(data, indent=1) + "\n")
 
+
 def _legacy_state(folder: Path, objects: dict) -> dict:
     "Checkpoints written before `training_state`: Accelerate's `custom_checkpoint_N.pkl`, in registration order."
     import torch
+
     out = {}
     for i, name in enumerate(objects):
         f = folder / f"custom_checkpoint_{i}.pkl"
-        if not f.is_file(): raise FileNotFoundError(f"{folder} holds no {TRAINING_STATE}.json and no {f.name}; not a checkpoint of this trainer")
-        try: out[name] = torch.load(f, map_location="cpu", weights_only=True)
-        except pickle.UnpicklingError as e: raise ValueError(_refused(f, e)) from None
+        if not f.is_file():
+            raise FileNotFoundError(
+                f"{folder} holds no {TRAINING_STATE}.json and no {f.name}; not a checkpoint of this trainer"
+            )
+        try:
+            out[name] = torch.load(f, map_location="cpu", weights_only=True)
+        except pickle.UnpicklingError as e:
+            raise ValueError(_refused(f, e)) from None
     return out
 
 # %% ../nbs/45_runs.ipynb #9a276f80
@@ -155,30 +206,46 @@ def read_training_state(folder: str | os.PathLike) -> dict:
     that is not one (garbage, over 64 MiB, nested too deeply) is a one-line ValueError naming it."""
     from safetensors import SafetensorError
     from safetensors.torch import load_file
+
     f = Path(folder) / f"{TRAINING_STATE}.json"
     try:
-        if f.stat().st_size > 64 << 20: raise ValueError(f"{f.stat().st_size:,} bytes, more than a trainer's state holds (64 MiB)")
+        if f.stat().st_size > 64 << 20:
+            raise ValueError(f"{f.stat().st_size:,} bytes, more than a trainer's state holds (64 MiB)")
         raw, tensors = json.loads(f.read_text()), load_file(str(f.with_suffix(".safetensors")))
-    except RecursionError: raise ValueError(f"{f} is damaged: nested too deeply to read") from None
-    except (ValueError, UnicodeDecodeError, OSError, SafetensorError) as e: raise ValueError(f"{f} (or its .safetensors) is damaged: {(str(e).splitlines() or [type(e).__name__])[0]}") from None
-    if not isinstance(raw, dict): raise ValueError(f"{f}: expected a mapping of names to states, got {type(raw).__name__}")
-    try: return {n: _join_tensors(v, tensors, str(f)) for n, v in raw.items()}
-    except RecursionError: raise ValueError(f"{f} is damaged: nested too deeply to read") from None
+    except RecursionError:
+        raise ValueError(f"{f} is damaged: nested too deeply to read") from None
+    except (ValueError, UnicodeDecodeError, OSError, SafetensorError) as e:
+        raise ValueError(
+            f"{f} (or its .safetensors) is damaged: {(str(e).splitlines() or [type(e).__name__])[0]}"
+        ) from None
+    if not isinstance(raw, dict):
+        raise ValueError(f"{f}: expected a mapping of names to states, got {type(raw).__name__}")
+    try:
+        return {n: _join_tensors(v, tensors, str(f)) for n, v in raw.items()}
+    except RecursionError:
+        raise ValueError(f"{f} is damaged: nested too deeply to read") from None
+
 
 def load_training_state(folder: str | os.PathLike, objects: dict) -> None:
     "Load each of `objects` (name -> object with `load_state_dict`) from a checkpoint; nothing in it is executed."
     folder = Path(folder)
-    data = read_training_state(folder) if (folder / f"{TRAINING_STATE}.json").is_file() else _legacy_state(folder, objects)
+    data = (
+        read_training_state(folder) if (folder / f"{TRAINING_STATE}.json").is_file() else _legacy_state(folder, objects)
+    )
     if missing := [n for n in objects if n not in data]:
         raise ValueError(f"{folder / TRAINING_STATE}.json holds no state for {missing}; it has {sorted(data)}")
-    for name, obj in objects.items(): obj.load_state_dict(data[name])
+    for name, obj in objects.items():
+        obj.load_state_dict(data[name])
 
 # %% ../nbs/45_runs.ipynb #df226a9e
 def _refused(f: Path, e: Exception) -> str:
     m = re.search(r"WeightsUnpickler error: ([^\n]*?)(?: was not an allowed global.*)?$", str(e), re.M)
     why = m.group(1).strip() if m else str(e).splitlines()[0]
-    return (f"{f} holds more than tensors and plain values ({why}); torch's weights-only loader refused it and nothing "
-            "in it was run. Only resume from checkpoints you trust")
+    return (
+        f"{f} holds more than tensors and plain values ({why}); torch's weights-only loader refused it and nothing "
+        "in it was run. Only resume from checkpoints you trust"
+    )
+
 
 def state_files_problem(folder: str | os.PathLike) -> str | None:
     """None if every file of checkpoint `folder` that resuming reads can be read without running code: each
@@ -187,18 +254,27 @@ def state_files_problem(folder: str | os.PathLike) -> str | None:
     one line naming the file. For checkpoints without `checksums.json`, whose files were never checked."""
     from accelerate.utils.other import load
     from safetensors import SafetensorError, safe_open
+
     if (Path(folder) / f"{TRAINING_STATE}.json").is_file():
-        try: read_training_state(folder)                     # garbage, too large or too deep: named before anything is written
-        except ValueError as e: return str(e)
+        try:
+            read_training_state(folder)  # garbage, too large or too deep: named before anything is written
+        except ValueError as e:
+            return str(e)
     for f in sorted(p for p in Path(folder).iterdir() if p.is_file()):
         if f.suffix == ".safetensors":
             try:
-                with safe_open(str(f), "pt") as h: h.keys()
-            except (SafetensorError, OSError) as e: return f"{f} is damaged: {str(e).splitlines()[0]}"
-        if f.suffix not in (".bin", ".pkl"): continue
-        try: load(f, map_location="cpu")
-        except pickle.UnpicklingError as e: return _refused(f, e)
-        except (EOFError, RuntimeError) as e: return f"{f} is damaged: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                with safe_open(str(f), "pt") as h:
+                    h.keys()
+            except (SafetensorError, OSError) as e:
+                return f"{f} is damaged: {str(e).splitlines()[0]}"
+        if f.suffix not in (".bin", ".pkl"):
+            continue
+        try:
+            load(f, map_location="cpu")
+        except pickle.UnpicklingError as e:
+            return _refused(f, e)
+        except (EOFError, RuntimeError) as e:
+            return f"{f} is damaged: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
     return None
 
 # %% ../nbs/45_runs.ipynb #99a93ead
@@ -209,26 +285,36 @@ def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2, state:
     root = Path(run_dir) / CHECKPOINTS
     tmp, final = root / f".tmp-{checkpoint_name(step)}", root / checkpoint_name(step)
     if accelerator.is_main_process:
-        if tmp.exists(): shutil.rmtree(tmp)
+        if tmp.exists():
+            shutil.rmtree(tmp)
         root.mkdir(parents=True, exist_ok=True)
     accelerator.wait_for_everyone()
     try:
         accelerator.save_state(str(tmp), safe_serialization=True)
         accelerator.wait_for_everyone()
         if accelerator.is_main_process:
-            if state: save_training_state(tmp, state)
-            write_checksums(tmp)                            # sizes + SHA-256 of every file, checked on resume
-    except BaseException as e:                              # a full disk, an error: no half-written folder stays behind
+            if state:
+                save_training_state(tmp, state)
+            write_checksums(tmp)  # sizes + SHA-256 of every file, checked on resume
+    except BaseException as e:  # a full disk, an error: no half-written folder stays behind
         full = isinstance(e, Exception) and not isinstance(e, OSError) and shutil.disk_usage(root).free < 1 << 20
-        if accelerator.is_main_process: shutil.rmtree(tmp, ignore_errors=True)
-        if full: raise OSError(errno.ENOSPC, f"No space left on device ({type(e).__name__}: {str(e)[:80]})", str(tmp)) from e   # torch's writer says neither
+        if accelerator.is_main_process:
+            shutil.rmtree(tmp, ignore_errors=True)
+        if full:
+            raise OSError(
+                errno.ENOSPC, f"No space left on device ({type(e).__name__}: {str(e)[:80]})", str(tmp)
+            ) from e  # torch's writer says neither
         raise
     if accelerator.is_main_process:
-        if final.exists(): shutil.rmtree(final)
+        if final.exists():
+            shutil.rmtree(final)
         os.replace(tmp, final)
-        ptr = root / f"{LATEST}.tmp"; ptr.write_text(final.name); os.replace(ptr, root / LATEST)
-        done = checkpoints(run_dir, written=True)           # only what this trainer wrote, recognised exactly
-        for old in done[:-keep] if keep > 0 else []: shutil.rmtree(old)
+        ptr = root / f"{LATEST}.tmp"
+        ptr.write_text(final.name)
+        os.replace(ptr, root / LATEST)
+        done = checkpoints(run_dir, written=True)  # only what this trainer wrote, recognised exactly
+        for old in done[:-keep] if keep > 0 else []:
+            shutil.rmtree(old)
     accelerator.wait_for_everyone()
     return final
 
@@ -236,10 +322,13 @@ def save_checkpoint(accelerator, run_dir: Path, step: int, keep: int = 2, state:
 def latest_checkpoint(run_dir: Path) -> Path | None:
     "The checkpoint named by `run_dir/checkpoints/latest`, or None."
     ptr = Path(run_dir) / CHECKPOINTS / LATEST
-    if not ptr.exists(): return None
+    if not ptr.exists():
+        return None
     p = ptr.parent / ptr.read_text(errors="replace")[:100].strip()
-    if not p.is_dir(): raise FileNotFoundError(f"{ptr} names {p.name}, which does not exist")
-    if not is_checkpoint(p): raise FileNotFoundError(f"{ptr} names {p.name}, which is not a checkpoint of this trainer")
+    if not p.is_dir():
+        raise FileNotFoundError(f"{ptr} names {p.name}, which does not exist")
+    if not is_checkpoint(p):
+        raise FileNotFoundError(f"{ptr} names {p.name}, which is not a checkpoint of this trainer")
     return p
 
 # %% ../nbs/45_runs.ipynb #49279c67
@@ -247,31 +336,46 @@ def check_run_dir(run_dir: str | os.PathLike) -> None:
     """Raise a one-line error when `run_dir` cannot hold a run: it is a file, a file stands where a folder of its path
     should be, or the nearest existing folder of its path is not writable. Nothing is created."""
     p = Path(run_dir)
-    if p.exists() and not p.is_dir(): raise NotADirectoryError(f"run.dir={p} is a file; expected a folder (a new one or a run's)")
+    if p.exists() and not p.is_dir():
+        raise NotADirectoryError(f"run.dir={p} is a file; expected a folder (a new one or a run's)")
     a = p
-    while not a.exists() and a != a.parent: a = a.parent
-    if not a.is_dir(): raise NotADirectoryError(f"run.dir={p}: {a} is a file, so no folder can be made under it")
+    while not a.exists() and a != a.parent:
+        a = a.parent
+    if not a.is_dir():
+        raise NotADirectoryError(f"run.dir={p}: {a} is a file, so no folder can be made under it")
     probe = a / f".argent_nb-write-test-{os.getpid()}"
-    try: probe.mkdir(); probe.rmdir()                   # os.access says yes to root on a read-only file system
-    except OSError as e: raise PermissionError(f"run.dir={p}: cannot create folders in {a} ({e.strerror})") from None
+    try:
+        probe.mkdir()
+        probe.rmdir()  # os.access says yes to root on a read-only file system
+    except OSError as e:
+        raise PermissionError(f"run.dir={p}: cannot create folders in {a} ({e.strerror})") from None
 
 # %% ../nbs/45_runs.ipynb #b1f0a001
 def run_files(run_dir: str | os.PathLike) -> list[str]:
     """The files of a run that `run_dir` holds (`config.yaml`, `metrics.jsonl`, `eval*.json`, `checkpoints/`), sorted by
     name, a folder with a trailing '/'; [] for a folder without any (or no folder)."""
     d = Path(run_dir)
-    if not d.is_dir(): return []
-    return sorted(p.name + ("/" if p.is_dir() else "") for p in d.iterdir()
-                  if p.name in (CONFIG, METRICS, CHECKPOINTS) or (p.name.startswith(("eval", "provenance")) and p.name.endswith(".json")))
+    if not d.is_dir():
+        return []
+    return sorted(
+        p.name + ("/" if p.is_dir() else "")
+        for p in d.iterdir()
+        if p.name in (CONFIG, METRICS, CHECKPOINTS)
+        or (p.name.startswith(("eval", "provenance")) and p.name.endswith(".json"))
+    )
 
 # %% ../nbs/45_runs.ipynb #1f62c93e
 TRAINER_MADE = (CONFIG, METRICS, EVAL, EVAL_INIT, PLOTS, CHECKPOINTS, ".lock", "tb", "provenance.json")
-"What the trainer makes in a run folder (with `provenance_resume_<step>.json`): `train.train_run` clears or resumes only folders holding nothing else."
+"""What the trainer makes in a run folder (with `provenance_resume_<step>.json`): `train.train_run` clears or resumes
+only folders holding nothing else."""
+
 
 def foreign_entries(run_dir: str | os.PathLike) -> list[str]:
-    "The entries of the folder `run_dir` that the trainer did not make (`TRAINER_MADE`), sorted; [] for none or no folder."
+    """The entries of the folder `run_dir` that the trainer did not make (`TRAINER_MADE`), sorted; [] for none or no
+    folder."""
     d = Path(run_dir)
-    if not d.is_dir(): return []
+    if not d.is_dir():
+        return []
     ours = lambda n: n in TRAINER_MADE or re.fullmatch(r"provenance_resume_\d+\.json|\.[^/]+\.tmp", n)
     return sorted(p.name + ("/" if p.is_dir() else "") for p in d.iterdir() if not ours(p.name))
 
@@ -279,45 +383,73 @@ def foreign_entries(run_dir: str | os.PathLike) -> list[str]:
 def run_path(run_dir: str | os.PathLike) -> Path:
     """`run_dir` where the system will find it: resolved (`os.path.realpath`) when `..` or a link would lead elsewhere
     than its text says (`new/../done` through a missing `new` is `done`, as `mkdir -p` makes it), else as given."""
-    p = Path(run_dir); real = Path(os.path.realpath(p))
+    p = Path(run_dir)
+    real = Path(os.path.realpath(p))
     return real if real != (p if p.is_absolute() else Path.cwd() / p) else p
+
 
 def _named_checkpoint(run_dir: Path, resume: str) -> Path:
     """The checkpoint folder `resume` names, which must be one of `run_dir`'s own (`is_checkpoint`, in
     `run_dir/checkpoints`, paths resolved): resuming another run's checkpoint here would continue (and then write over)
     that run; one-line errors name both folders."""
     p = Path(resume)
-    if not p.is_dir(): raise FileNotFoundError(f"train.resume={resume!r}: no checkpoint found ({p} is not a folder)")
+    if not p.is_dir():
+        raise FileNotFoundError(f"train.resume={resume!r}: no checkpoint found ({p} is not a folder)")
     if p.resolve().parent != (Path(run_dir) / CHECKPOINTS).resolve():
-        raise ValueError(f"train.resume={resume}: not a checkpoint of run.dir={run_dir} (expected {Path(run_dir) / CHECKPOINTS}/step_N); "
-                         f"a run resumes only its own checkpoints: give the run.dir that holds it, or start a new run from its weights with model.init_from={resume}")
-    if not is_checkpoint(p): raise ValueError(f"train.resume={resume}: {p.name} is not a checkpoint of this trainer (no {CHECKSUMS} or {CHECKPOINT_WEIGHTS[0]})")
-    if problem := checkpoint_problem(p): raise ValueError(f"train.resume={resume!r}: {problem}")
+        raise ValueError(
+            f"train.resume={resume}: not a checkpoint of run.dir={run_dir} (expected "
+            f"{Path(run_dir) / CHECKPOINTS}/step_N); "
+            "a run resumes only its own checkpoints: give the run.dir that holds it, or start a new run from its "
+            f"weights with model.init_from={resume}"
+        )
+    if not is_checkpoint(p):
+        raise ValueError(
+            f"train.resume={resume}: {p.name} is not a checkpoint of this trainer (no {CHECKSUMS} or "
+            f"{CHECKPOINT_WEIGHTS[0]})"
+        )
+    if problem := checkpoint_problem(p):
+        raise ValueError(f"train.resume={resume!r}: {problem}")
     return p
 
 # %% ../nbs/45_runs.ipynb #a1faf5a2
 def resume_point(run_dir: Path, resume: str | None, say=None) -> Path | None:
     """The checkpoint to resume from (or None), or an error if the request `resume` (the trainer's `train.resume`: None,
-    'latest' or a checkpoint folder of this run) and the run folder disagree (a new start in a folder holding `run_files`;
+    'latest' or a checkpoint folder of this run) and the run folder disagree (a new start in a folder holding
+    `run_files`;
     a checkpoint of another folder, `_named_checkpoint`) or the checkpoint is damaged; 'latest' takes the newest intact
     checkpoint (`checkpoints`) and says (`say`) which damaged ones it passed."""
     run_dir, ckpts = Path(run_dir), Path(run_dir) / CHECKPOINTS
     if resume is None:
-        if held := run_files(run_dir):   # a finished run, a killed one, or one still training: nothing of it is written over
-            raise FileExistsError(f"{run_dir} already holds {', '.join(held)} (a run's files); pass train.resume=latest to "
-                                  "continue it, or choose another run.dir")
+        if held := run_files(
+            run_dir
+        ):  # a finished run, a killed one, or one still training: nothing of it is written over
+            raise FileExistsError(
+                f"{run_dir} already holds {', '.join(held)} (a run's files); pass train.resume=latest to "
+                "continue it, or choose another run.dir"
+            )
         return None
-    if resume != "latest": return _named_checkpoint(run_dir, resume)
-    found = checkpoints(run_dir)[::-1]                       # newest first; only folders that are checkpoints (`is_checkpoint`)
+    if resume != "latest":
+        return _named_checkpoint(run_dir, resume)
+    found = checkpoints(run_dir)[::-1]  # newest first; only folders that are checkpoints (`is_checkpoint`)
     if not found:
         held = run_files(run_dir)
-        raise FileNotFoundError(f"train.resume='latest': no checkpoint found (no {ckpts}/step_N)" + (
-            f"; the run in {run_dir} stopped before its first one: start it again in another run.dir, or remove "
-            f"{', '.join(held)} from {run_dir} to start afresh there" if held else ""))
+        raise FileNotFoundError(
+            f"train.resume='latest': no checkpoint found (no {ckpts}/step_N)"
+            + (
+                f"; the run in {run_dir} stopped before its first one: start it again in another run.dir, or remove "
+                f"{', '.join(held)} from {run_dir} to start afresh there"
+                if held
+                else ""
+            )
+        )
     damaged = []
     for ckpt in found:
         if (problem := checkpoint_problem(ckpt)) is None:
-            if damaged and say: say(f"train.resume=latest: passing damaged checkpoint(s) ({'; '.join(damaged)}); resuming from {ckpt.name}, the newest intact one")
+            if damaged and say:
+                say(
+                    f"train.resume=latest: passing damaged checkpoint(s) ({'; '.join(damaged)}); resuming from "
+                    f"{ckpt.name}, the newest intact one"
+                )
             return ckpt
         damaged.append(problem)
     raise ValueError(f"train.resume='latest': every checkpoint in {ckpts} is damaged: {'; '.join(damaged)}")
@@ -325,18 +457,24 @@ def resume_point(run_dir: Path, resume: str | None, say=None) -> Path | None:
 # %% ../nbs/45_runs.ipynb #4a9c89f5
 class MetricsLog:
     "Append rows to `RUN/metrics.jsonl` and send them to the accelerator's trackers; main process only for the file."
+
     def __init__(self, run_dir: Path, accelerator=None):
         self.path, self.acc = Path(run_dir) / METRICS, accelerator
         self.active = accelerator is None or accelerator.is_main_process
+
     def __call__(self, row: dict):
         if self.active:
-            with open(self.path, "a") as f: f.write(json.dumps(row) + "\n")
+            with open(self.path, "a") as f:
+                f.write(json.dumps(row) + "\n")
         if self.acc is not None:
-            self.acc.log({k: v for k, v in row.items() if k != "step" and isinstance(v, (int, float))}, step=row["step"])
+            self.acc.log(
+                {k: v for k, v in row.items() if k != "step" and isinstance(v, (int, float))}, step=row["step"]
+            )
 
 # %% ../nbs/45_runs.ipynb #188902f0
 def read_metrics(run_dir: str | os.PathLike, key: str | None = None) -> list[dict]:
-    "The rows of `RUN/metrics.jsonl` in order ([] when there is none); with `key`, only the rows that hold it (e.g. 'loss')."
+    """The rows of `RUN/metrics.jsonl` in order ([] when there is none); with `key`, only the rows that hold it (e.g.
+    'loss')."""
     f = Path(run_dir) / METRICS
     rows = [json.loads(l) for l in f.read_text().splitlines() if l.strip()] if f.exists() else []
     return [r for r in rows if key is None or key in r]
@@ -345,23 +483,31 @@ def read_metrics(run_dir: str | os.PathLike, key: str | None = None) -> list[dic
 MAX_ROW_BYTES = 1 << 20
 "The longest line `metrics.jsonl` may hold (a row is a few hundred bytes)."
 
+
 def metrics_problem(run_dir: str | os.PathLike) -> str | None:
     """None if `RUN/metrics.jsonl` (or its absence) is what resuming can cut back (`resume_records`): every line a JSON
     object with an integer `step`, at most `MAX_ROW_BYTES` long and not nested deeper than json reads, but for a last
-    line cut short by a kill; else one line naming the file and the line. Checked before a resumed run writes anything."""
+    line cut short by a kill; else one line naming the file and the line. Checked before a resumed run writes
+    anything."""
     f = Path(run_dir) / METRICS
-    if not f.exists(): return None
-    if not f.is_file(): return f"{f} is not a file"
+    if not f.exists():
+        return None
+    if not f.is_file():
+        return f"{f} is not a file"
     with open(f, "rb") as h:
         k, line = 0, h.readline(MAX_ROW_BYTES + 1)
         while line:
             k, nxt = k + 1, h.readline(MAX_ROW_BYTES + 1)
-            if len(line) > MAX_ROW_BYTES: return f"{f}: line {k} is longer than {MAX_ROW_BYTES:,} bytes; not a metrics row"
-            try: row = json.loads(line) if line.strip() else {"step": 0}
-            except RecursionError: return f"{f}: line {k} is nested too deeply to read; not a metrics row"
+            if len(line) > MAX_ROW_BYTES:
+                return f"{f}: line {k} is longer than {MAX_ROW_BYTES:,} bytes; not a metrics row"
+            try:
+                row = json.loads(line) if line.strip() else {"step": 0}
+            except RecursionError:
+                return f"{f}: line {k} is nested too deeply to read; not a metrics row"
             except ValueError as e:
-                if nxt or line.endswith(b"\n"): return f"{f}: line {k} is not a json row ({e}); only a last line can be cut short"
-                row = {"step": 0}                                  # a partial last line: dropped on resume
+                if nxt or line.endswith(b"\n"):
+                    return f"{f}: line {k} is not a json row ({e}); only a last line can be cut short"
+                row = {"step": 0}  # a partial last line: dropped on resume
             if not isinstance(row, dict) or isinstance(row.get("step"), bool) or not isinstance(row.get("step"), int):
                 return f"{f}: line {k} is not a metrics row with an integer step: {line[:80]!r}"
             line = nxt
@@ -370,78 +516,126 @@ def metrics_problem(run_dir: str | os.PathLike) -> str | None:
 # %% ../nbs/45_runs.ipynb #49f0edc0
 def resume_records(run_dir: Path, step: int, accelerator, say=None) -> dict:
     """On resume (or a new start): `metrics.jsonl` cut back to the rows of steps <= `step`, the checkpoint's (0: none;
-    main process, atomically), and the initial evaluation the first start saved (`eval_init.json`), or {} when it made none.
+    main process, atomically), and the initial evaluation the first start saved (`eval_init.json`), or {} when it made
+    none.
     A partial last line (a run killed, or a disk full, while writing it) is dropped, and `say` says so in one line."""
     log, init = Path(run_dir) / METRICS, Path(run_dir) / EVAL_INIT
     if accelerator.is_main_process and log.exists():
         lines, rows = [l for l in log.read_text().splitlines() if l.strip()], []
         for i, l in enumerate(lines):
-            try: rows.append((json.loads(l), l))
+            try:
+                rows.append((json.loads(l), l))
             except json.JSONDecodeError as e:
-                if i < len(lines) - 1: raise ValueError(f"{log}: line {i + 1} is not a json row ({e}); only a last line can be cut short") from None
-                if say: say(f"{log}: dropped its partial last line (written when the run was stopped): {l[:60]!r}")
+                if i < len(lines) - 1:
+                    raise ValueError(
+                        f"{log}: line {i + 1} is not a json row ({e}); only a last line can be cut short"
+                    ) from None
+                if say:
+                    say(f"{log}: dropped its partial last line (written when the run was stopped): {l[:60]!r}")
         keep = [l + "\n" for r, l in rows if r["step"] <= step]
-        tmp = log.with_name(f".{log.name}.tmp"); tmp.write_text("".join(keep)); os.replace(tmp, log)
+        tmp = log.with_name(f".{log.name}.tmp")
+        tmp.write_text("".join(keep))
+        os.replace(tmp, log)
     accelerator.wait_for_everyone()
     return json.loads(init.read_text()) if init.exists() else {}
 
 # %% ../nbs/45_runs.ipynb #687f48c9
 def _plain(x):
-    if isinstance(x, dict): return {str(k): _plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)): return [_plain(v) for v in x]
-    if isinstance(x, (np.generic, Tensor)): return x.item()
-    if isinstance(x, Path): return str(x)
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, (np.generic, Tensor)):
+        return x.item()
+    if isinstance(x, Path):
+        return str(x)
     return x
+
 
 def write_json(results: dict, path: str | Path, exclusive: bool = False) -> Path:
     """Write `results` as indented json to `path` atomically (temporary file + `os.replace`). `exclusive`: never over a
     file, even one another process writes at the same moment (`os.link` of the complete file fails if `path` exists: a
     one-line FileExistsError, and of two writers exactly one succeeds)."""
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")    # one per writer, threads included
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")  # one per writer, threads included
     try:
         tmp.write_text(json.dumps(_plain(results), indent=2) + "\n")
-        if not exclusive: os.replace(tmp, path)
+        if not exclusive:
+            os.replace(tmp, path)
         else:
-            try: os.link(tmp, path)
-            except FileExistsError: raise FileExistsError(f"{path} exists (written meanwhile by another process?); not overwritten") from None
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise FileExistsError(
+                    f"{path} exists (written meanwhile by another process?); not overwritten"
+                ) from None
     finally:
-        if tmp.exists(): tmp.unlink()
+        if tmp.exists():
+            tmp.unlink()
     return path
 
 # %% ../nbs/45_runs.ipynb #803b9f76
 def find_run_dir(path: str | Path) -> Path:
     "The run folder of `path`: `path` itself or its nearest parent (up to 3 levels) holding `config.yaml`."
     p = Path(path)
-    if not p.exists(): raise FileNotFoundError(f"{p} does not exist; give a run folder or a checkpoint inside one")
+    if not p.exists():
+        raise FileNotFoundError(f"{p} does not exist; give a run folder or a checkpoint inside one")
     for d in [p, *p.parents][:4]:
-        if (d / CONFIG).is_file(): return d
-    raise FileNotFoundError(f"no config.yaml in {p} or its parents; expected a run folder RUN/config.yaml "
-                            "or a checkpoint RUN/checkpoints/step_XXXXXXX")
+        if (d / CONFIG).is_file():
+            return d
+    raise FileNotFoundError(
+        f"no config.yaml in {p} or its parents; expected a run folder RUN/config.yaml "
+        "or a checkpoint RUN/checkpoints/step_XXXXXXX"
+    )
 
 # %% ../nbs/45_runs.ipynb #eb15469f
 def read_run_config(run_dir: str | Path) -> dict:
-    """The saved config of the run folder `run_dir` as a nested dict (errors name the file): what `core.config.save_config`
+    """The saved config of the run folder `run_dir` as a nested dict (errors name the file): what
+    `core.config.save_config`
     wrote, with the keys of earlier releases under their new names (silently)."""
     f = Path(run_dir) / CONFIG
     try:
-        if f.is_file() and f.stat().st_size > MAX_YAML_BYTES: raise ConfigError(f"{f.stat().st_size:,} bytes, more than a config holds")
-        cfg = yaml_load(f.read_text(), str(f))             # bounded: no alias bomb expands (`core.config.yaml_load`)
-    except ConfigError as e: raise ConfigError(f"{f}: not a readable yaml config ({str(e).removeprefix(f'{f}: ')})") from None
+        if f.is_file() and f.stat().st_size > MAX_YAML_BYTES:
+            raise ConfigError(f"{f.stat().st_size:,} bytes, more than a config holds")
+        cfg = yaml_load(f.read_text(), str(f))  # bounded: no alias bomb expands (`core.config.yaml_load`)
+    except ConfigError as e:
+        raise ConfigError(f"{f}: not a readable yaml config ({str(e).removeprefix(f'{f}: ')})") from None
     except (yaml.YAMLError, UnicodeDecodeError, OSError) as e:
         raise ConfigError(f"{f}: not a readable yaml config ({' '.join(str(e).split()) or type(e).__name__})") from e
-    if not isinstance(cfg, (dict, type(None))): raise ConfigError(f"{f}: expected a mapping of config groups, got {type(cfg).__name__}")
-    try: return fill_absent(default_config(), rename_old_keys(default_config(), cfg or {}, notify=None))
-    except ConfigError as e: raise ConfigError(f"{f}: {e}") from None
+    if not isinstance(cfg, (dict, type(None))):
+        raise ConfigError(f"{f}: expected a mapping of config groups, got {type(cfg).__name__}")
+    try:
+        return fill_absent(default_config(), rename_old_keys(default_config(), cfg or {}, notify=None))
+    except ConfigError as e:
+        raise ConfigError(f"{f}: {e}") from None
 
 # %% ../nbs/45_runs.ipynb #b3f0a001
-RESUME_MAY_CHANGE = ("run.dir", "train.steps", "train.epochs", "train.resume", "train.save_every", "train.keep", "train.log_every",
-                     "train.log_with", "train.threads", "train.summary", "model.cache_dir", "model.allow_torchscript", "data.num_workers", "eval.")
-"The keys a resumed run may change (one ending in '.' stands for its group): any other change continues another run than the saved one."
+RESUME_MAY_CHANGE = (
+    "run.dir",
+    "train.steps",
+    "train.epochs",
+    "train.resume",
+    "train.save_every",
+    "train.keep",
+    "train.log_every",
+    "train.log_with",
+    "train.threads",
+    "train.summary",
+    "model.cache_dir",
+    "model.allow_torchscript",
+    "data.num_workers",
+    "eval.",
+)
+"""The keys a resumed run may change (one ending in '.' stands for its group): any other change continues another run
+than the saved one."""
+
 
 def _flat_with_defaults(c: dict) -> dict:
-    "The flattened config `c` (nested dicts, as yaml holds them) over the defaults: a key missing from `c` at its default."
+    """The flattened config `c` (nested dicts, as yaml holds them) over the defaults: a key missing from `c` at its
+    default."""
     return {**flatten(to_dict(default_config())), **flatten(yaml.safe_load(yaml.safe_dump(c)))}
+
 
 def resume_changes(saved: dict, cfg: dict, may_change: Sequence[str] = RESUME_MAY_CHANGE) -> list[str]:
     """The flattened keys, sorted, in which the config `cfg` of a resumed run differs from the run's `saved` one (nested
@@ -450,6 +644,7 @@ def resume_changes(saved: dict, cfg: dict, may_change: Sequence[str] = RESUME_MA
     may = lambda k: any(k == m or (m.endswith(".") and k.startswith(m)) for m in may_change)
     return sorted(k for k in a.keys() | b.keys() if not may(k) and a.get(k) != b.get(k))
 
+
 def config_changes_text(saved: dict, cfg: dict, keys: Sequence[str]) -> str:
     "`key (saved value, now value)` for each of `keys`, comma-separated: what `resume_changes` found, said."
     a, b = _flat_with_defaults(saved), _flat_with_defaults(cfg)
@@ -457,76 +652,104 @@ def config_changes_text(saved: dict, cfg: dict, keys: Sequence[str]) -> str:
 
 # %% ../nbs/45_runs.ipynb #b3f0a003
 def check_resume_config(resume: str | os.PathLike, cfg: dict) -> None:
-    """Raise a one-line ValueError when the config `cfg` (nested dict) of a run resumed from the checkpoint `resume` differs
-    from the saved config of the run holding that checkpoint in any key but `RESUME_MAY_CHANGE`, naming the keys with both
+    """Raise a one-line ValueError when the config `cfg` (nested dict) of a run resumed from the checkpoint `resume`
+    differs
+    from the saved config of the run holding that checkpoint in any key but `RESUME_MAY_CHANGE`, naming the keys with
+    both
     values; a checkpoint outside a run folder has no saved config to differ from."""
-    try: run = find_run_dir(resume)
-    except FileNotFoundError: return
+    try:
+        run = find_run_dir(resume)
+    except FileNotFoundError:
+        return
     saved = read_run_config(run)
     if diff := resume_changes(saved, cfg):
-        raise ValueError(f"train.resume: the run in {run} was saved with other values of {config_changes_text(saved, cfg, diff)}; "
-                         f"a resumed run may change only {', '.join(m + '*' if m.endswith('.') else m for m in RESUME_MAY_CHANGE)}: "
-                         f"resume with the saved values, or start a new run.dir")
+        raise ValueError(
+            f"train.resume: the run in {run} was saved with other values of {config_changes_text(saved, cfg, diff)}; "
+            f"a resumed run may change only {', '.join(m + '*' if m.endswith('.') else m for m in RESUME_MAY_CHANGE)}: "
+            f"resume with the saved values, or start a new run.dir"
+        )
 
 # %% ../nbs/45_runs.ipynb #b2f0a001
 LOCK = ".lock"
 "The file a trainer holds locked while it uses a run folder (`lock_run`)."
-_HELD: dict = {}       # run folder (resolved) -> this process's open lock file
+_HELD: dict = {}  # run folder (resolved) -> this process's open lock file
+
 
 def lock_run(run_dir: str | os.PathLike) -> None:
     """Hold an exclusive lock (`fcntl.flock`) on `run_dir/.lock` (the folder made if needed) until `unlock_run` or the
-    end of the process; a folder that another process, or another run of this one, holds raises a one-line FileExistsError."""
+    end of the process; a folder that another process, or another run of this one, holds raises a one-line
+    FileExistsError."""
     import fcntl
-    d = Path(run_dir); d.mkdir(parents=True, exist_ok=True)
+
+    d = Path(run_dir)
+    d.mkdir(parents=True, exist_ok=True)
     f = open(d / LOCK, "a")
-    try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         f.close()
-        raise FileExistsError(f"{d} is in use by another training (it holds the lock on {d / LOCK}); wait until it ends, "
-                              "or choose another run.dir") from None
+        raise FileExistsError(
+            f"{d} is in use by another training (it holds the lock on {d / LOCK}); wait until it ends, "
+            "or choose another run.dir"
+        ) from None
     _HELD[str(d.resolve())] = f
 
 # %% ../nbs/45_runs.ipynb #b2f0a002
 def unlock_run(run_dir: str | os.PathLike) -> None:
     "Release this process's lock on `run_dir` (`lock_run`), if it holds one; another process's lock is never touched."
-    if (f := _HELD.pop(str(Path(run_dir).resolve()), None)) is not None: f.close()
+    if (f := _HELD.pop(str(Path(run_dir).resolve()), None)) is not None:
+        f.close()
 
 # %% ../nbs/45_runs.ipynb #b2f0a005
 def run_in_use(run_dir: str | os.PathLike) -> bool:
-    "Whether a trainer, in another process or in this one, holds `run_dir` locked (`lock_run`); the lock is tried, not kept."
+    """Whether a trainer, in another process or in this one, holds `run_dir` locked (`lock_run`); the lock is tried, not
+    kept."""
     import fcntl
+
     f = Path(run_dir) / LOCK
-    if str(Path(run_dir).resolve()) in _HELD: return True
-    if not f.is_file(): return False
+    if str(Path(run_dir).resolve()) in _HELD:
+        return True
+    if not f.is_file():
+        return False
     with open(f, "a") as h:
-        try: fcntl.flock(h, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError: return True
-    return False                                            # closing the file released the lock just taken
+        try:
+            fcntl.flock(h, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+    return False  # closing the file released the lock just taken
 
 # %% ../nbs/45_runs.ipynb #f7effc1f
 def _weights_file(folder: Path) -> Path | None:
     return next((folder / n for n in CHECKPOINT_WEIGHTS if (folder / n).is_file()), None)
 
+
 def find_checkpoint(path: str | os.PathLike) -> Path:
     """The checkpoint at `path`: a weights file as is; a checkpoint folder (holding `model.safetensors`) as is; for a
-    run folder, its newest complete checkpoint folder (`checkpoints/step_N` with the highest N that holds the weights)."""
+    run folder, its newest complete checkpoint folder (`checkpoints/step_N` with the highest N that holds the
+    weights)."""
     p = Path(os.path.expanduser(str(path)))
-    if p.is_file(): return p
-    if not p.is_dir(): raise FileNotFoundError(f"no checkpoint at {p}: no such file or folder")
-    if _weights_file(p): return p
+    if p.is_file():
+        return p
+    if not p.is_dir():
+        raise FileNotFoundError(f"no checkpoint at {p}: no such file or folder")
+    if _weights_file(p):
+        return p
     root = p / CHECKPOINTS if (p / CHECKPOINTS).is_dir() else p
     steps = sorted(((step_of(d), d) for d in root.iterdir() if d.is_dir() and _STEP_DIR.match(d.name)), reverse=True)
     for _, d in steps:
-        if _weights_file(d): return d
+        if _weights_file(d):
+            return d
     raise FileNotFoundError(
         f"no complete checkpoint under {p}: expected a run folder with checkpoints/step_N/{CHECKPOINT_WEIGHTS[0]}, a "
         f"checkpoint folder holding one of {list(CHECKPOINT_WEIGHTS)}, or a .safetensors/.pt file; step folders found: "
-        f"{[d.name for _, d in steps] or 'none'}" + (" (none holds weights)" if steps else ""))
+        f"{[d.name for _, d in steps] or 'none'}" + (" (none holds weights)" if steps else "")
+    )
 
 # %% ../nbs/45_runs.ipynb #a1a94cc8
 @dataclass
 class LoadReport:
     "What `load_state` loaded from `path` and what did not fit."
+
     path: Path
     loaded: int = 0
     missing: list[str] = field(default_factory=list)
@@ -534,21 +757,25 @@ class LoadReport:
     mismatched: list[tuple[str, tuple, tuple]] = field(default_factory=list)  # (key, checkpoint shape, model shape)
 
     @property
-    def ok(self) -> bool: return not (self.missing or self.unexpected or self.mismatched)
+    def ok(self) -> bool:
+        return not (self.missing or self.unexpected or self.mismatched)
 
 # %% ../nbs/45_runs.ipynb #66787c1a
 def _load_report(model: nn.Module, sd: dict[str, Tensor], f: Path) -> LoadReport:
-    "What of the state dict `sd` (read from `f`) fits `model`: missing keys (a tied name counts as present), unexpected keys, shape mismatches."
+    """What of the state dict `sd` (read from `f`) fits `model`: missing keys (a tied name counts as present),
+    unexpected keys, shape mismatches."""
     target = model.state_dict()
     # names sharing one tensor (tied weights): safetensors files store one of them
     by_ptr: dict = {}
-    for k, v in model.state_dict(keep_vars=True).items(): by_ptr.setdefault((v.data_ptr(), v.shape), []).append(k)
+    for k, v in model.state_dict(keep_vars=True).items():
+        by_ptr.setdefault((v.data_ptr(), v.shape), []).append(k)
     aliases = {k: ks for ks in by_ptr.values() if len(ks) > 1 for k in ks}
     rep = LoadReport(f)
     rep.missing = [k for k in target if k not in sd and not any(a in sd for a in aliases.get(k, ()))]
     rep.unexpected = [k for k in sd if k not in target]
-    rep.mismatched = [(k, tuple(v.shape), tuple(target[k].shape)) for k, v in sd.items()
-                      if k in target and v.shape != target[k].shape]
+    rep.mismatched = [
+        (k, tuple(v.shape), tuple(target[k].shape)) for k, v in sd.items() if k in target and v.shape != target[k].shape
+    ]
     return rep
 
 # %% ../nbs/45_runs.ipynb #3c3c1df5
@@ -563,16 +790,23 @@ def _run_arch(weights: Path) -> str | None:
 
 # %% ../nbs/45_runs.ipynb #1dd22b93
 class CheckpointMismatch(RuntimeError):
-    "A checkpoint whose tensors do not fit the model: the message lists them; `summary` says it in one line (for a CLI)."
-    def __init__(self, message: str, summary: str): super().__init__(message); self.summary = summary
+    """A checkpoint whose tensors do not fit the model: the message lists them; `summary` says it in one line (for a
+    CLI)."""
+
+    def __init__(self, message: str, summary: str):
+        super().__init__(message)
+        self.summary = summary
+
 
 def load_state(model: nn.Module, path: str | os.PathLike, strict: bool = True) -> LoadReport:
     """Load a checkpoint of this project (run folder, checkpoint folder or weights file, see `find_checkpoint`) into
     `model`. `strict`: raise, naming missing/unexpected keys and shape mismatches, unless everything fits; otherwise
     load what fits and report the rest."""
     f = find_checkpoint(path)
-    if f.is_dir(): f = _weights_file(f)
-    if problem := checkpoint_problem(f.parent, only=[f.name]): raise ValueError(problem)
+    if f.is_dir():
+        f = _weights_file(f)
+    if problem := checkpoint_problem(f.parent, only=[f.name]):
+        raise ValueError(problem)
     sd = read_state_dict(f)
     target = model.state_dict()
     if sd and not any(k in target for k in sd) and any(f"clip.{k}" in target for k in sd):
@@ -586,11 +820,14 @@ def load_state(model: nn.Module, path: str | os.PathLike, strict: bool = True) -
             f"  {len(rep.missing)} missing keys: {rep.missing[:10]}\n"
             f"  {len(rep.unexpected)} unexpected keys: {rep.unexpected[:10]}\n"
             f"  {len(rep.mismatched)} shape mismatches (key, checkpoint, model): {rep.mismatched[:10]}\n"
-            f"Build the model with the checkpoint's arch and head, or use load_state(model, path, strict=False) to load "
+            "Build the model with the checkpoint's arch and head, or use load_state(model, path, strict=False) to "
+            "load "
             f"only the tensors that fit.",
             summary=f"{f} does not fit this {getattr(model, 'arch', None) or type(model).__name__} model"
-                    f"{f' (it was written by arch {arch})' if arch else ''}: {len(rep.missing)} missing keys, "
-                    f"{len(rep.unexpected)} unexpected keys, {len(rep.mismatched)} shape mismatches; use the checkpoint's arch and head")
+            f"{f' (it was written by arch {arch})' if arch else ''}: {len(rep.missing)} missing keys, "
+            f"{len(rep.unexpected)} unexpected keys, {len(rep.mismatched)} shape mismatches; use the checkpoint's arch "
+            "and head",
+        )
     fit = {k: v for k, v in sd.items() if k in target and v.shape == target[k].shape}
     model.load_state_dict(fit, strict=False)
     rep.loaded = len(fit)
@@ -601,7 +838,8 @@ def build_run_model(init_from: str | os.PathLike | None = None, **model) -> Hier
     """`core.models.build_model(**model)` (a run config's `model` group), then, if `init_from` is given, the weights of
     that checkpoint of this project (run folder, checkpoint folder or weights file), loaded strictly (`load_state`)."""
     m = build_model(**model)
-    if init_from is not None: load_state(m, init_from, strict=True)
+    if init_from is not None:
+        load_state(m, init_from, strict=True)
     return m
 
 # %% ../nbs/45_runs.ipynb #e7fca424
@@ -610,29 +848,40 @@ def load_run_model(path: str | Path, run_cfg: dict | None = None, allow_torchscr
     of `find_checkpoint(path)`. The saved `model.allow_torchscript` is never taken (whoever wrote the file would opt in
     for you): only the caller's `allow_torchscript` lets a TorchScript `model.pretrained` load."""
     run = find_run_dir(path)
-    if run_cfg is None: run_cfg = read_run_config(run)
+    if run_cfg is None:
+        run_cfg = read_run_config(run)
     mcfg = {k: v for k, v in (run_cfg.get("model") or {}).items() if k not in ("init_from", "allow_torchscript")}
     params = inspect.signature(build_model).parameters
     named = [k for k, p in params.items() if p.kind is not p.VAR_KEYWORD]
     if not any(p.kind is p.VAR_KEYWORD for p in params.values()) and set(mcfg) - set(named):
-        raise ConfigError(f"{run / CONFIG}: model keys {sorted(set(mcfg) - set(named))} are not arguments "
-                          f"of build_model; valid keys are {named}")
+        raise ConfigError(
+            f"{run / CONFIG}: model keys {sorted(set(mcfg) - set(named))} are not arguments "
+            f"of build_model; valid keys are {named}"
+        )
     ckpt = find_checkpoint(path)
-    try: model = build_model(**mcfg, allow_torchscript=allow_torchscript)
+    try:
+        model = build_model(**mcfg, allow_torchscript=allow_torchscript)
     except ValueError as e:
-        if allow_torchscript or "TorchScript" not in str(e): raise
-        raise ValueError(f"{run / CONFIG}: {e}; a run's saved model.allow_torchscript is never taken: only the one "
-                         "loading the run opts in (load_run_model(..., allow_torchscript=True); evaluate --allow-torchscript)") from None
-    except TypeError as e:   # a key neither build_model nor the head takes
-        raise ConfigError(f"{run / CONFIG}: cannot build the model from its `model` group {mcfg}: {e}; "
-                          f"build_model takes {named} and the head's own arguments") from None
+        if allow_torchscript or "TorchScript" not in str(e):
+            raise
+        raise ValueError(
+            f"{run / CONFIG}: {e}; a run's saved model.allow_torchscript is never taken: only the one "
+            "loading the run opts in (load_run_model(..., allow_torchscript=True); evaluate --allow-torchscript)"
+        ) from None
+    except TypeError as e:  # a key neither build_model nor the head takes
+        raise ConfigError(
+            f"{run / CONFIG}: cannot build the model from its `model` group {mcfg}: {e}; "
+            f"build_model takes {named} and the head's own arguments"
+        ) from None
     load_state(model, ckpt)
     return model, ckpt
 
 # %% ../nbs/45_runs.ipynb #0c17247e
 def is_finished(run_dir: str | os.PathLike) -> bool:
-    "Whether `run_dir` holds a finished run: its final evaluation `eval.json` (`FINISHED`), which the trainer writes last."
+    """Whether `run_dir` holds a finished run: its final evaluation `eval.json` (`FINISHED`), which the trainer writes
+    last."""
     return (Path(run_dir) / FINISHED).is_file()
+
 
 def read_eval(run_dir: str | os.PathLike, name: str = EVAL) -> dict:
     "The json record `name` of a run (default `eval.json`: `{'step', 'eval': {metric: value}, 'init': ...}`)."
@@ -640,14 +889,22 @@ def read_eval(run_dir: str | os.PathLike, name: str = EVAL) -> dict:
 
 # %% ../nbs/45_runs.ipynb #85388a81
 def run_command(module: str, args: Sequence[str], env: dict | None, what: str) -> None:
-    "Run `python -m module args` (the variables `env` added to the environment); a failure raises with `what` and the end of its stderr."
-    p = subprocess.run([sys.executable, "-m", module, *map(str, args)], capture_output=True, text=True,
-                       env=None if env is None else {**os.environ, **env})
-    if p.returncode: raise RuntimeError(f"{what} failed:\n{p.stderr[-3000:]}")
+    """Run `python -m module args` (the variables `env` added to the environment); a failure raises with `what` and the
+    end of its stderr."""
+    p = subprocess.run(
+        [sys.executable, "-m", module, *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=None if env is None else {**os.environ, **env},
+    )
+    if p.returncode:
+        raise RuntimeError(f"{what} failed:\n{p.stderr[-3000:]}")
+
 
 def evaluate_run(run_dir: str | os.PathLike, *args: str, out: str = "extra.json", env: dict | None = None) -> dict:
     """The `eval` group of the evaluation command's record of `run_dir` (`python -m argent_nb.evaluate RUN *args --out
     RUN/out`), evaluated once: a record already there is read, not recomputed."""
     d = Path(run_dir)
-    if not (d / out).exists(): run_command("argent_nb.evaluate", [str(d), *args, "--out", str(d / out)], env, f"evaluating {d}")
+    if not (d / out).exists():
+        run_command("argent_nb.evaluate", [str(d), *args, "--out", str(d / out)], env, f"evaluating {d}")
     return read_eval(d, out)["eval"]

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 from .core.registry import DATASETS, Method, Once, answer_help, get_method
-answer_help("train", __name__)        # `python -m argent_nb.train --help`: the saved text, before torch loads (01_core.registry)
+
+answer_help(
+    "train", __name__
+)  # `python -m argent_nb.train --help`: the saved text, before torch loads (01_core.registry)
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
@@ -19,11 +22,12 @@ from .core.models import unwrap_model
 from .core.schema import DataCfg, OptimCfg, default_config, resolve_eval_world
 from .eval.report import results_table, summary
 from .eval.suite import check_benchmarks, check_eval, bar_disable, run_benchmarks
-from .runs import (EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics,
-                            CheckpointMismatch, check_resume_config, check_run_dir, load_training_state, lock_run, resume_point,
-                            resume_records, save_checkpoint, state_files_problem, unlock_run, write_json, config_changes_text,
-                            is_finished, read_run_config, resume_changes, run_command, run_in_use, run_path, metrics_problem,
-                            checkpoints, foreign_entries, run_files, step_of, TRAINER_MADE, MAX_EVAL_N)
+from .runs import EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics
+from .runs import CheckpointMismatch, check_resume_config, check_run_dir, load_training_state, lock_run
+from .runs import resume_point, resume_records, save_checkpoint, state_files_problem, unlock_run, write_json
+from .runs import config_changes_text, is_finished, read_run_config, resume_changes, run_command, run_in_use
+from .runs import run_path, metrics_problem, checkpoints, foreign_entries, run_files, step_of, TRAINER_MADE
+from .runs import MAX_EVAL_N
 from .datasets.common import DataFormatError
 from .provenance import PROVENANCE, write_provenance
 
@@ -42,37 +46,59 @@ def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
 
 # %% ../nbs/50_train.ipynb #86b6c89d
 class EpochSampler(Sampler):
-    """Random permutation of range(n) per epoch, drawn from (seed, epoch); with `block` > 1 (a dataset's `sampler_block`,
-    e.g. HierShapes 2's relation twins), of the blocks of `block` consecutive indices, each kept together (a last partial
+    """Random permutation of range(n) per epoch, drawn from (seed, epoch); with `block` > 1 (a dataset's
+    `sampler_block`,
+    e.g. HierShapes 2's relation twins), of the blocks of `block` consecutive indices, each kept together (a last
+    partial
     block is left out). Call `set_epoch` before each epoch."""
+
     def __init__(self, n: int, seed: int = 0, block: int = 1):
         self.n, self.seed, self.epoch, self.block = n, seed, 0, int(block)
-    def set_epoch(self, epoch: int): self.epoch = int(epoch)
-    def __len__(self): return self.n // self.block * self.block
+
+    def set_epoch(self, epoch: int):
+        self.epoch = int(epoch)
+
+    def __len__(self):
+        return self.n // self.block * self.block
+
     def __iter__(self):
-        g = torch.Generator().manual_seed(self.seed * 1_000_003 + self.epoch)    # block 1: a plain permutation of range(n)
-        return iter([self.block * q + k for q in torch.randperm(self.n // self.block, generator=g).tolist() for k in range(self.block)])
+        g = torch.Generator().manual_seed(
+            self.seed * 1_000_003 + self.epoch
+        )  # block 1: a plain permutation of range(n)
+        return iter(
+            [
+                self.block * q + k
+                for q in torch.randperm(self.n // self.block, generator=g).tolist()
+                for k in range(self.block)
+            ]
+        )
 
 # %% ../nbs/50_train.ipynb #328f0bfd
 def warmup_cosine(step: int, warmup: int, total: int) -> float:
     "LR multiplier: linear warmup to 1 over `warmup` steps, then cosine decay to 0 at `total`."
-    if step < warmup: return (step + 1) / warmup
+    if step < warmup:
+        return (step + 1) / warmup
     return 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warmup) / max(1, total - warmup))))
 
 # %% ../nbs/50_train.ipynb #18f09716
 def one_cycle(step: int, warmup: int, total: int, div: float = 25.0, final_div: float = 1e4) -> float:
-    "LR multiplier of torch's `OneCycleLR` (pct_start = warmup / total, cosine halves): 1/div -> 1 at step warmup-1 -> 1/(div final_div)."
+    """LR multiplier of torch's `OneCycleLR` (pct_start = warmup / total, cosine halves): 1/div -> 1 at step warmup-1 ->
+    1/(div final_div)."""
     start, low, peak, last = 1.0 / div, 1.0 / (div * final_div), float(warmup) - 1.0, float(total) - 1.0
     cos = lambda a, b, pct: b + (a - b) / 2.0 * (math.cos(math.pi * pct) + 1)
-    if peak > 0 and step <= peak: return cos(start, 1.0, step / peak)
+    if peak > 0 and step <= peak:
+        return cos(start, 1.0, step / peak)
     return cos(1.0, low, min(1.0, (step - max(peak, 0.0)) / max(last - max(peak, 0.0), 1e-12)))
 
 # %% ../nbs/50_train.ipynb #5244f73c
 def lr_shape(schedule: str):
     "The LR multiplier `(step, warmup, total) -> float` of `optim.schedule`: cosine (MERU), constant or onecycle."
-    if schedule == "cosine": return warmup_cosine
-    if schedule == "constant": return lambda s, w, t: min(1.0, (s + 1) / w) if w > 0 else 1.0
-    if schedule == "onecycle": return one_cycle
+    if schedule == "cosine":
+        return warmup_cosine
+    if schedule == "constant":
+        return lambda s, w, t: min(1.0, (s + 1) / w) if w > 0 else 1.0
+    if schedule == "onecycle":
+        return one_cycle
     raise ValueError(f"optim.schedule must be cosine, constant or onecycle, got {schedule!r}")
 
 # %% ../nbs/50_train.ipynb #dc24c3fa
@@ -83,19 +109,32 @@ def make_optimizer(named_params: list, cfg: OptimCfg, total_steps: int, fused: b
     decay = [p for n, p in named_params if p.requires_grad and p.ndim >= 2 and "logit_scale" not in n]
     no_decay = [p for n, p in named_params if p.requires_grad and (p.ndim < 2 or "logit_scale" in n)]
     shape = lr_shape(cfg.schedule)
-    make = lambda **kw: torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
-                                          lr=cfg.lr, betas=tuple(cfg.betas), eps=cfg.eps, **kw)
-    try: opt = make(fused=True) if fused else make()
-    except (RuntimeError, ValueError, TypeError): opt = make()
+    make = lambda **kw: torch.optim.AdamW(
+        [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=cfg.lr,
+        betas=tuple(cfg.betas),
+        eps=cfg.eps,
+        **kw,
+    )
+    try:
+        opt = make(fused=True) if fused else make()
+    except (RuntimeError, ValueError, TypeError):
+        opt = make()
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: shape(s, cfg.warmup_steps, total_steps))
     return opt, sched
 
 # %% ../nbs/50_train.ipynb #48f00fb6
 class TrainState:
     "The trainer's own counters, checkpointed with the rest."
-    def __init__(self): self.step, self.batches = 0, 0
-    def state_dict(self): return {"step": self.step, "batches": self.batches}
-    def load_state_dict(self, d): self.step, self.batches = int(d["step"]), int(d["batches"])
+
+    def __init__(self):
+        self.step, self.batches = 0, 0
+
+    def state_dict(self):
+        return {"step": self.step, "batches": self.batches}
+
+    def load_state_dict(self, d):
+        self.step, self.batches = int(d["step"]), int(d["batches"])
 
 # %% ../nbs/50_train.ipynb #2f68f0c1
 class SetupError(RuntimeError):
@@ -103,17 +142,37 @@ class SetupError(RuntimeError):
 
 # %% ../nbs/50_train.ipynb #862e561d
 class Stopped(RuntimeError):
-    """The run stopped before `train.steps`: its loss or weights stopped being finite (`status` 1, a fault of the run, not of
-    the command), or a SIGINT/SIGTERM (`status` 128 + the signal's number, as shells report it). `str`: the one line to print."""
-    def __init__(self, line: str, status: int): super().__init__(line); self.status = status
+    """The run stopped before `train.steps`: its loss or weights stopped being finite (`status` 1, a fault of the run,
+    not of
+    the command), or a SIGINT/SIGTERM (`status` 128 + the signal's number, as shells report it). `str`: the one line to
+    print."""
+
+    def __init__(self, line: str, status: int):
+        super().__init__(line)
+        self.status = status
 
 # %% ../nbs/50_train.ipynb #a0a68e6d
 @dataclass
 class Run:
     "What `setup` built and the loop and `finish` use."
-    cfg: Any; acc: Any; method: Method; dataset: Any; model: nn.Module; opt: Any; sched: Any; dl: Any
-    sampler: Any; stream: bool; state: TrainState; run_dir: Path; resume: Path | None; say: Any; log: Any = None
-    signal: int = 0         # the number of a SIGINT/SIGTERM received during the steps (`_signals_deferred`), else 0
+
+    cfg: Any
+    acc: Any
+    method: Method
+    dataset: Any
+    model: nn.Module
+    opt: Any
+    sched: Any
+    dl: Any
+    sampler: Any
+    stream: bool
+    state: TrainState
+    run_dir: Path
+    resume: Path | None
+    say: Any
+    log: Any = None
+    signal: int = 0  # the number of a SIGINT/SIGTERM received during the steps (`_signals_deferred`), else 0
+
     @property
     def saved_state(self) -> dict:
         "What a checkpoint holds besides Accelerate's model, optimizer and RNG states (`runs.save_training_state`)."
@@ -126,71 +185,104 @@ def _default_run_dir(cfg) -> str:
 # %% ../nbs/50_train.ipynb #4d053471
 def _log_with(cfg) -> list[str]:
     "The trackers: `train.log_with`, or TensorBoard when it is installed."
-    if cfg.train.log_with is not None: return list(cfg.train.log_with)
+    if cfg.train.log_with is not None:
+        return list(cfg.train.log_with)
     import importlib.util
+
     return ["tensorboard"] if importlib.util.find_spec("tensorboard") else []
 
 # %% ../nbs/50_train.ipynb #5743a95a
 def cpu_threads(threads: int | None, device_type: str, local_processes: int, env=os.environ) -> tuple[int | None, str]:
     "(torch threads for this process or None to leave torch's count, why): see above."
-    if threads is not None: return threads, f"train.threads={threads}"
-    if device_type != "cpu": return None, f"{device_type} run: torch's default"
-    omp, launched = env.get("OMP_NUM_THREADS"), "ACCELERATE_DYNAMO_BACKEND" in env     # set by `accelerate launch` only
-    if omp and not (launched and omp == "1"): return None, f"OMP_NUM_THREADS={omp} from the environment"
+    if threads is not None:
+        return threads, f"train.threads={threads}"
+    if device_type != "cpu":
+        return None, f"{device_type} run: torch's default"
+    omp, launched = env.get("OMP_NUM_THREADS"), "ACCELERATE_DYNAMO_BACKEND" in env  # set by `accelerate launch` only
+    if omp and not (launched and omp == "1"):
+        return None, f"OMP_NUM_THREADS={omp} from the environment"
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     n = max(1, cores // max(1, local_processes))
-    return n, f"{cores} cores / {local_processes} process(es) on this machine" + ("; accelerate launch's OMP_NUM_THREADS=1 overridden" if omp else "")
+    return n, f"{cores} cores / {local_processes} process(es) on this machine" + (
+        "; accelerate launch's OMP_NUM_THREADS=1 overridden" if omp else ""
+    )
 
 # %% ../nbs/50_train.ipynb #600f94b5
 def data_workers(device_type: str, local_processes: int) -> int:
     """`data.num_workers: None` resolved: 0 on the CPU (the data is made in the training process, fastest there: the
     workers would take the cores the step uses), on a GPU the usable cores per process (nbs/53_gpu_check: without
     workers HierShapes' rendering fed a 224 px CLIP step at 8% of its rate)."""
-    if device_type == "cpu": return 0
+    if device_type == "cpu":
+        return 0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, cores // max(1, local_processes))
 
 # %% ../nbs/50_train.ipynb #5030d52e
 MAX_SAMPLES = 10_000_000
-"The most samples a map-style training set may hold: an epoch's order is a permutation of them (about 0.4 GB at the bound)."
+"""The most samples a map-style training set may hold: an epoch's order is a permutation of them (about 0.4 GB at the
+bound)."""
 
 # %% ../nbs/50_train.ipynb #713878a0
 def _check_request(cfg, method, dataset) -> None:
     """The checks of `resolve_request` that need its dataset: the evaluation request with its data files
     (`eval.suite.check_eval`; `eval.dataset: None` becomes the training data's world, `data.object_scale: None` the
     dataset's scale), and what the builders accept but the run cannot use; raises naming the key."""
-    drawn = getattr(dataset, "object_scale", None)                  # None: a dataset whose objects have fixed sizes
-    if cfg.data.object_scale is None: cfg.data.object_scale = drawn      # resolved, so the saved config says what was drawn
+    drawn = getattr(dataset, "object_scale", None)  # None: a dataset whose objects have fixed sizes
+    if cfg.data.object_scale is None:
+        cfg.data.object_scale = drawn  # resolved, so the saved config says what was drawn
     elif drawn is None and cfg.data.object_scale != 1:
-        raise ValueError(f"data.object_scale={cfg.data.object_scale}: dataset {cfg.data.name!r} draws its objects at fixed sizes; HierShapes 2 scales them (data.name=hiershapes2)")
-    if cfg.eval.n > MAX_EVAL_N: raise ValueError(f"eval.n={cfg.eval.n}: at most {MAX_EVAL_N:,} samples (the suite holds every sample's features)")
-    resolve_eval_world(cfg.eval, dataclasses.asdict(cfg.data))   # scored on the world it learns, at its object scale
+        raise ValueError(
+            f"data.object_scale={cfg.data.object_scale}: dataset {cfg.data.name!r} draws its objects at fixed sizes; "
+            "HierShapes 2 scales them (data.name=hiershapes2)"
+        )
+    if cfg.eval.n > MAX_EVAL_N:
+        raise ValueError(
+            f"eval.n={cfg.eval.n}: at most {MAX_EVAL_N:,} samples (the suite holds every sample's features)"
+        )
+    resolve_eval_world(cfg.eval, dataclasses.asdict(cfg.data))  # scored on the world it learns, at its object scale
     check_eval(cfg.eval)
     if cfg.data.augment and not getattr(dataset, "augments", False):
         raise ValueError(f"data.augment=true: dataset {cfg.data.name!r} has no training augmentations")
     if cfg.data.noise and getattr(dataset, "noise", None) != cfg.data.noise:
-        raise ValueError(f"data.noise={cfg.data.noise}: dataset {cfg.data.name!r} (split {cfg.data.split!r}) has no noisy positives; "
-                         "HierShapes 2's train split has them (data.name=hiershapes2 data.split=train)")
+        raise ValueError(
+            f"data.noise={cfg.data.noise}: dataset {cfg.data.name!r} (split {cfg.data.split!r}) has no noisy "
+            "positives; "
+            "HierShapes 2's train split has them (data.name=hiershapes2 data.split=train)"
+        )
     if cfg.data.twins and not getattr(dataset, "twins", False):
-        raise ValueError(f"data.twins=true: dataset {cfg.data.name!r} (split {cfg.data.split!r}) has no relation twins; "
-                         "HierShapes 2's train split has them (data.name=hiershapes2 data.split=train)")
+        raise ValueError(
+            f"data.twins=true: dataset {cfg.data.name!r} (split {cfg.data.split!r}) has no relation twins; "
+            "HierShapes 2's train split has them (data.name=hiershapes2 data.split=train)"
+        )
     if cfg.data.twins and cfg.data.batch_size % 2:
-        raise ValueError(f"data.twins=true: data.batch_size={cfg.data.batch_size} would split a twin pair across batches; give an even size")
+        raise ValueError(
+            f"data.twins=true: data.batch_size={cfg.data.batch_size} would split a twin pair across batches; give an "
+            "even size"
+        )
     if not isinstance(dataset, IterableDataset) and len(dataset) < cfg.data.batch_size:
-        raise ValueError(f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of data.batch_size={cfg.data.batch_size}")
-    if not isinstance(dataset, IterableDataset) and len(dataset) > MAX_SAMPLES:      # each epoch draws a permutation of them
-        raise ValueError(f"data.n={cfg.data.n}: dataset {cfg.data.name!r} would hold {len(dataset):,} samples; each epoch's order "
-                         f"takes about 40 bytes a sample in memory: at most {MAX_SAMPLES:,}")
+        raise ValueError(
+            f"dataset {cfg.data.name!r} has {len(dataset)} samples, fewer than one batch of "
+            f"data.batch_size={cfg.data.batch_size}"
+        )
+    if (
+        not isinstance(dataset, IterableDataset) and len(dataset) > MAX_SAMPLES
+    ):  # each epoch draws a permutation of them
+        raise ValueError(
+            f"data.n={cfg.data.n}: dataset {cfg.data.name!r} would hold {len(dataset):,} samples; each epoch's order "
+            f"takes about 40 bytes a sample in memory: at most {MAX_SAMPLES:,}"
+        )
 
 # %% ../nbs/50_train.ipynb #d55dae67
 def resolve_request(cfg) -> tuple:
-    """(method, dataset) of the request `cfg`, checked (`_check_request`), with the keys it leaves to the trainer filled in
+    """(method, dataset) of the request `cfg`, checked (`_check_request`), with the keys it leaves to the trainer
+    filled in
     as the run's `config.yaml` will hold them: `model.head` (the method's), `data.object_scale` (the dataset's), the
     evaluation world. Builds no model and writes nothing: `train_run` uses it to compare a request with a saved run. The
     checks that need no dataset come first (building one takes seconds): every key's rules, the benchmark names."""
-    validate(cfg); check_benchmarks(cfg.eval.benchmarks)
+    validate(cfg)
+    check_benchmarks(cfg.eval.benchmarks)
     method = get_method(cfg.method.name)(getattr(cfg.method, cfg.method.name))
-    cfg.model.head = cfg.model.head or method.head       # resolved, so the saved config rebuilds the same model
+    cfg.model.head = cfg.model.head or method.head  # resolved, so the saved config rebuilds the same model
     dataset = build_dataset(cfg.data, method.needs, f"method {method.name!r}")
     _check_request(cfg, method, dataset)
     return method, dataset
@@ -199,111 +291,209 @@ def resolve_request(cfg) -> tuple:
 def _checked_request(cfg):
     """(accelerator, method, dataset, model, run folder, resume point) after every check (the first sample decodes; a
     resume: a checkpoint of this run folder, the saved config's keys, `runs.check_resume_config`, every state file and
-    the metrics log readable), then the run folder locked (`runs.lock_run`); raises `SetupError`, writes nothing else."""
+    the metrics log readable), then the run folder locked (`runs.lock_run`); raises `SetupError`, writes nothing
+    else."""
     from accelerate import Accelerator
     from accelerate.utils import broadcast_object_list, set_seed
-    kw = {k: v for k, v in (("mixed_precision", cfg.train.mixed_precision), ("gradient_accumulation_steps", cfg.train.grad_accum)) if v is not None}
+
+    kw = {
+        k: v
+        for k, v in (
+            ("mixed_precision", cfg.train.mixed_precision),
+            ("gradient_accumulation_steps", cfg.train.grad_accum),
+        )
+        if v is not None
+    }
     try:
-        acc = Accelerator(cpu=cfg.train.cpu or not torch.cuda.is_available(), log_with=_log_with(cfg) or None,
-                          project_dir=cfg.run.dir or "runs", **kw)
+        acc = Accelerator(
+            cpu=cfg.train.cpu or not torch.cuda.is_available(),
+            log_with=_log_with(cfg) or None,
+            project_dir=cfg.run.dir or "runs",
+            **kw,
+        )
         set_seed(cfg.run.seed)
         method, dataset = resolve_request(cfg)
-        if cfg.data.num_workers is None: cfg.data.num_workers = data_workers(acc.device.type, acc.num_processes)   # saved resolved
-        if not isinstance(dataset, IterableDataset): dataset[0]   # the first sample decodes (an image bomb, a broken file: named now)
-        try: model = build_run_model(arch=cfg.model.arch, pretrained=cfg.model.pretrained, head=cfg.model.head,
-                                     cache_dir=cfg.model.cache_dir, init_from=cfg.model.init_from, text_buckets=cfg.model.text_buckets,
-                                     allow_torchscript=cfg.model.allow_torchscript)
-        except CheckpointMismatch as e: raise ValueError(f"model.init_from: {e.summary}") from e
-        run_dir = [str(run_path(cfg.run.dir)) if cfg.run.dir else _default_run_dir(cfg)]   # `new/../done` is `done`
-        broadcast_object_list(run_dir)                       # every process uses the main process's folder name
-        run_dir = Path(run_dir[0]); cfg.run.dir = str(run_dir)
-        check_run_dir(run_dir)                               # a file, under a file, or a read-only place
+        if cfg.data.num_workers is None:
+            cfg.data.num_workers = data_workers(acc.device.type, acc.num_processes)  # saved resolved
+        if not isinstance(dataset, IterableDataset):
+            dataset[0]  # the first sample decodes (an image bomb, a broken file: named now)
+        try:
+            model = build_run_model(
+                arch=cfg.model.arch,
+                pretrained=cfg.model.pretrained,
+                head=cfg.model.head,
+                cache_dir=cfg.model.cache_dir,
+                init_from=cfg.model.init_from,
+                text_buckets=cfg.model.text_buckets,
+                allow_torchscript=cfg.model.allow_torchscript,
+            )
+        except CheckpointMismatch as e:
+            raise ValueError(f"model.init_from: {e.summary}") from e
+        run_dir = [str(run_path(cfg.run.dir)) if cfg.run.dir else _default_run_dir(cfg)]  # `new/../done` is `done`
+        broadcast_object_list(run_dir)  # every process uses the main process's folder name
+        run_dir = Path(run_dir[0])
+        cfg.run.dir = str(run_dir)
+        check_run_dir(run_dir)  # a file, under a file, or a read-only place
         resume = resume_point(run_dir, cfg.train.resume, acc.print)
         if resume is not None:
             check_resume_config(resume, to_dict(cfg))
-            if problem := state_files_problem(resume) or metrics_problem(run_dir): raise ValueError(f"train.resume: {problem}")
-        acc.wait_for_everyone()                              # every process checked the folder before the main one writes to it
-        if acc.is_main_process: lock_run(run_dir)           # a second trainer on this folder: refused (released when this process ends)
+            if problem := state_files_problem(resume) or metrics_problem(run_dir):
+                raise ValueError(f"train.resume: {problem}")
+        acc.wait_for_everyone()  # every process checked the folder before the main one writes to it
+        if acc.is_main_process:
+            lock_run(run_dir)  # a second trainer on this folder: refused (released when this process ends)
         return acc, method, dataset, model, run_dir, resume
-    except (KeyError, ValueError, FileNotFoundError, FileExistsError, NotADirectoryError, PermissionError, TypeError) as e:
+    except (
+        KeyError,
+        ValueError,
+        FileNotFoundError,
+        FileExistsError,
+        NotADirectoryError,
+        PermissionError,
+        TypeError,
+    ) as e:
         raise SetupError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
-
 
 # %% ../nbs/50_train.ipynb #e9bbeb9d
 def _start_records(run_dir: Path, cfg, dataset, resume: Path | None) -> Path:
     """What a start writes first, once every check has passed: `plots/`, the resolved `config.yaml`, and the provenance
     (`provenance.write_provenance`, with the world: `data.name` and the dataset's `version`, if it has one): a new run's
-    `provenance.json`, each resume's `provenance_resume_<step>.json` (`-2`, `-3`, ... if that step was resumed before)."""
-    (run_dir / PLOTS).mkdir(parents=True, exist_ok=True); save_config(cfg, run_dir / CONFIG)
+    `provenance.json`, each resume's `provenance_resume_<step>.json` (`-2`, `-3`, ... if that step was resumed
+    before)."""
+    (run_dir / PLOTS).mkdir(parents=True, exist_ok=True)
+    save_config(cfg, run_dir / CONFIG)
     name, k = PROVENANCE, 1
-    while resume is not None and (run_dir / (name := f"provenance_resume_{step_of(resume)}{f'-{k}' if k > 1 else ''}.json")).exists(): k += 1
-    return write_provenance(run_dir, {"data.name": cfg.data.name, "version": getattr(dataset, "version", None)}, name=name)
+    while (
+        resume is not None
+        and (run_dir / (name := f"provenance_resume_{step_of(resume)}{f'-{k}' if k > 1 else ''}.json")).exists()
+    ):
+        k += 1
+    return write_provenance(
+        run_dir, {"data.name": cfg.data.name, "version": getattr(dataset, "version", None)}, name=name
+    )
 
 # %% ../nbs/50_train.ipynb #6b2f58e9
 def setup(cfg, quiet: bool = False) -> Run:
     "Check the whole request, then make the run folder, the model, optimiser, data and trackers (see above)."
     from tqdm.auto import tqdm
-    bar = tqdm(total=2, desc="start-up", unit="phase", disable=bar_disable(False if quiet else None, os.environ.get("LOCAL_RANK", "0") == "0"), delay=1,
-               postfix="checking the request, building the model and the data")    # shown if it takes over 1 s
-    try: acc, method, dataset, model, run_dir, resume = _checked_request(cfg)
-    except BaseException: bar.leave = False; bar.close(); raise                   # a mistake stays one line
-    bar.update(); bar.set_postfix_str("run folder, optimizer, data loader, trackers")
-    threads, why = cpu_threads(cfg.train.threads, acc.device.type, int(os.environ.get("LOCAL_WORLD_SIZE", acc.num_processes)))
-    if threads: torch.set_num_threads(threads)
-    if cfg.eval.plots_dir is None: cfg.eval.plots_dir = str(run_dir / PLOTS)   # benchmarks' figures go with the run
-    stream = isinstance(dataset, IterableDataset)   # splits itself across processes and workers; not prepared
+
+    bar = tqdm(
+        total=2,
+        desc="start-up",
+        unit="phase",
+        disable=bar_disable(False if quiet else None, os.environ.get("LOCAL_RANK", "0") == "0"),
+        delay=1,
+        postfix="checking the request, building the model and the data",
+    )  # shown if it takes over 1 s
+    try:
+        acc, method, dataset, model, run_dir, resume = _checked_request(cfg)
+    except BaseException:
+        bar.leave = False
+        bar.close()
+        raise  # a mistake stays one line
+    bar.update()
+    bar.set_postfix_str("run folder, optimizer, data loader, trackers")
+    threads, why = cpu_threads(
+        cfg.train.threads, acc.device.type, int(os.environ.get("LOCAL_WORLD_SIZE", acc.num_processes))
+    )
+    if threads:
+        torch.set_num_threads(threads)
+    if cfg.eval.plots_dir is None:
+        cfg.eval.plots_dir = str(run_dir / PLOTS)  # benchmarks' figures go with the run
+    stream = isinstance(dataset, IterableDataset)  # splits itself across processes and workers; not prepared
     if cfg.train.epochs is not None:
-        per_epoch = (dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) // acc.gradient_accumulation_steps
-                     if stream else len(dataset) // (cfg.data.batch_size * acc.num_processes * acc.gradient_accumulation_steps))
+        per_epoch = (
+            dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) // acc.gradient_accumulation_steps
+            if stream
+            else len(dataset) // (cfg.data.batch_size * acc.num_processes * acc.gradient_accumulation_steps)
+        )
         cfg.train.steps = max(1, int(round(cfg.train.epochs * per_epoch)))
-    if acc.is_main_process: _start_records(run_dir, cfg, dataset, resume)
+    if acc.is_main_process:
+        _start_records(run_dir, cfg, dataset, resume)
     method.setup(model, acc, dataset)
     trainable = method.trainable_parameters(model)
     keep = {id(p) for _, p in trainable}
-    for p in model.parameters(): p.requires_grad_(id(p) in keep)
+    for p in model.parameters():
+        p.requires_grad_(id(p) in keep)
     opt, sched = make_optimizer(trainable, cfg.optim, cfg.train.steps, fused=acc.device.type in ("cpu", "cuda"))
     collate = Collator(model.tokenizer, method.needs)
-    sampler = None if stream else EpochSampler(len(dataset), seed=cfg.run.seed, block=getattr(dataset, "sampler_block", 1))
-    dl = DataLoader(dataset, batch_size=cfg.data.batch_size, sampler=sampler, drop_last=True,
-                    num_workers=cfg.data.num_workers, collate_fn=collate)
-    if stream: model, opt = acc.prepare(model, opt)
-    else: model, opt, dl = acc.prepare(model, opt, dl)
+    sampler = (
+        None if stream else EpochSampler(len(dataset), seed=cfg.run.seed, block=getattr(dataset, "sampler_block", 1))
+    )
+    dl = DataLoader(
+        dataset,
+        batch_size=cfg.data.batch_size,
+        sampler=sampler,
+        drop_last=True,
+        num_workers=cfg.data.num_workers,
+        collate_fn=collate,
+    )
+    if stream:
+        model, opt = acc.prepare(model, opt)
+    else:
+        model, opt, dl = acc.prepare(model, opt, dl)
     state = TrainState()
     acc.project_configuration.logging_dir = str(run_dir)
     acc.init_trackers("tb")
-    bar.update(); bar.close()
-    if not quiet: acc.print(f"torch threads per process: {torch.get_num_threads()} ({why})")
-    return Run(cfg, acc, method, dataset, model, opt, sched, dl, sampler, stream, state, run_dir, resume,
-               (lambda *a: None) if quiet else acc.print, MetricsLog(run_dir, acc))
+    bar.update()
+    bar.close()
+    if not quiet:
+        acc.print(f"torch threads per process: {torch.get_num_threads()} ({why})")
+    return Run(
+        cfg,
+        acc,
+        method,
+        dataset,
+        model,
+        opt,
+        sched,
+        dl,
+        sampler,
+        stream,
+        state,
+        run_dir,
+        resume,
+        (lambda *a: None) if quiet else acc.print,
+        MetricsLog(run_dir, acc),
+    )
 
 # %% ../nbs/50_train.ipynb #c37d4077
 def _epoch_loader(run: Run, epoch: int, offset: int):
-    "The batches of `epoch` from batch `offset` on (a resumed run skips what it already read); tells the method the epoch."
+    """The batches of `epoch` from batch `offset` on (a resumed run skips what it already read); tells the method the
+    epoch."""
     run.method.set_epoch(epoch)
     if run.stream:
         run.dataset.set_epoch(epoch)
         return itertools.islice(iter(run.dl), offset, None) if offset else run.dl
     run.sampler.set_epoch(epoch)
-    if hasattr(run.dataset, "set_epoch"): run.dataset.set_epoch(epoch)    # e.g. augmentations drawn per (sample, epoch)
+    if hasattr(run.dataset, "set_epoch"):
+        run.dataset.set_epoch(epoch)  # e.g. augmentations drawn per (sample, epoch)
     dl = run.acc.skip_first_batches(run.dl, offset) if offset else run.dl
     # Accelerate's loader re-sets its sampler's (and dataset's) epoch from its own iteration counter when iterated,
     # which restarts at 0 in a resumed run (and in the skipping loader): set that counter to the epoch too
-    if hasattr(dl, "set_epoch"): dl.set_epoch(epoch)
+    if hasattr(dl, "set_epoch"):
+        dl.set_epoch(epoch)
     return dl
 
 # %% ../nbs/50_train.ipynb #960afb0e
 def train_step(run: Run, batch) -> dict | None:
-    """One micro-batch of `run`: loss, backward, (gradient clipping,) optimizer. After the last micro-batch of an optimizer
-    step also the scheduler, the step count and the method's `after_step`; returns the detached loss parts then, else None."""
+    """One micro-batch of `run`: loss, backward, (gradient clipping,) optimizer. After the last micro-batch of an
+    optimizer
+    step also the scheduler, the step count and the method's `after_step`; returns the detached loss parts then, else
+    None."""
     acc, cfg = run.acc, run.cfg
     with acc.accumulate(run.model):
         parts = run.method.loss(run.model, batch)
         acc.backward(parts["loss"])
-        if acc.sync_gradients and cfg.optim.max_grad_norm: acc.clip_grad_norm_(run.model.parameters(), cfg.optim.max_grad_norm)
-        run.opt.step(); run.opt.zero_grad(set_to_none=True)
-    if not acc.sync_gradients: return None
-    run.sched.step(); run.state.step += 1
-    parts = {k: v.detach().mean() for k, v in parts.items()}        # stays on the device: no sync here
+        if acc.sync_gradients and cfg.optim.max_grad_norm:
+            acc.clip_grad_norm_(run.model.parameters(), cfg.optim.max_grad_norm)
+        run.opt.step()
+        run.opt.zero_grad(set_to_none=True)
+    if not acc.sync_gradients:
+        return None
+    run.sched.step()
+    run.state.step += 1
+    parts = {k: v.detach().mean() for k, v in parts.items()}  # stays on the device: no sync here
     run.method.after_step(parts)
     return parts
 
@@ -313,14 +503,21 @@ def _signals_deferred(run: Run):
     """While inside: SIGINT and SIGTERM set `run.signal` (the loop stops after the step in progress) and restore the
     previous handler, so a second one acts at once. Only the main thread can set handlers; elsewhere nothing changes."""
     import threading
-    if threading.current_thread() is not threading.main_thread(): yield; return
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
     def record(signum, frame):
         run.signal = signum
         signal.signal(signum, before[signum])
+
     before = {s: signal.signal(s, record) for s in (signal.SIGINT, signal.SIGTERM)}
-    try: yield
+    try:
+        yield
     finally:
-        for s, h in before.items(): signal.signal(s, h)
+        for s, h in before.items():
+            signal.signal(s, h)
 
 # %% ../nbs/50_train.ipynb #cd728f39
 def _stop_flags(run: Run, parts: dict) -> tuple[list[str], int]:
@@ -328,75 +525,118 @@ def _stop_flags(run: Run, parts: dict) -> tuple[list[str], int]:
     same on every process (one gather of len(parts) + 1 numbers when there are several)."""
     flags = torch.stack([~torch.isfinite(v.detach().float()).all() for v in parts.values()]).float()
     flags = torch.cat([flags, torch.tensor([float(run.signal)], device=flags.device)])
-    if run.acc.num_processes > 1: flags = run.acc.gather(flags).reshape(run.acc.num_processes, -1).amax(0)
-    flags = flags.tolist()                                      # the one host-device sync of a step that does not log
+    if run.acc.num_processes > 1:
+        flags = run.acc.gather(flags).reshape(run.acc.num_processes, -1).amax(0)
+    flags = flags.tolist()  # the one host-device sync of a step that does not log
     return [k for k, f in zip(parts, flags) if f], int(flags[-1])
 
 # %% ../nbs/50_train.ipynb #dfba69e7
 def _save(run: Run) -> Path:
-    "`runs.save_checkpoint` of the current step, unless a weight is not finite: then `Stopped` (status 1) and nothing written."
+    """`runs.save_checkpoint` of the current step, unless a weight is not finite: then `Stopped` (status 1) and nothing
+    written."""
     ok = torch.stack([torch.isfinite(p.detach()).all() for p in run.model.parameters()]).all().float().reshape(1)
-    if run.acc.num_processes > 1: ok = run.acc.gather(ok).amin()
+    if run.acc.num_processes > 1:
+        ok = run.acc.gather(ok).amin()
     if not ok.item():
         last = latest_checkpoint(run.run_dir)
-        raise Stopped(f"training diverged at step {run.state.step}: the weights are not finite (the loss was); stopped without "
-                      f"saving them; last good checkpoint: {last if last else 'none'}", 1)
+        raise Stopped(
+            f"training diverged at step {run.state.step}: the weights are not finite (the loss was); stopped without "
+            f"saving them; last good checkpoint: {last if last else 'none'}",
+            1,
+        )
     return save_checkpoint(run.acc, run.run_dir, run.state.step, run.cfg.train.keep, state=run.saved_state)
 
 # %% ../nbs/50_train.ipynb #25f29770
 def _interrupted(run: Run, signum: int) -> Stopped:
-    "After SIGINT/SIGTERM: the current step saved (`_save`); the `Stopped` (status 128 + `signum`) whose line says how to go on."
+    """After SIGINT/SIGTERM: the current step saved (`_save`); the `Stopped` (status 128 + `signum`) whose line says
+    how to go on."""
     path = _save(run)
-    return Stopped(f"interrupted at step {run.state.step}: saved {path}; resume with run.dir={run.run_dir} train.resume=latest", 128 + signum)
+    return Stopped(
+        f"interrupted at step {run.state.step}: saved {path}; resume with run.dir={run.run_dir} train.resume=latest",
+        128 + signum,
+    )
 
 # %% ../nbs/50_train.ipynb #c6f200df
 def run_steps(run: Run, quiet: bool = False) -> int:
     """Train until `train.steps` optimizer steps: log, evaluate, checkpoint on schedule; returns the last step. Raises
     `Stopped` at a non-finite loss or after a SIGINT/SIGTERM (see *Stopping early* above)."""
     from tqdm.auto import tqdm
+
     cfg, acc, state, tc = run.cfg, run.acc, run.state, run.cfg.train
     per_epoch = run.dataset.batches_per_epoch(cfg.data.batch_size, cfg.data.num_workers) if run.stream else len(run.dl)
-    if per_epoch == 0: raise ValueError(f"dataset has {len(run.dataset)} samples, fewer than one batch of {cfg.data.batch_size} per process")
-    bar = tqdm(total=tc.steps, initial=state.step, disable=bar_disable(False if quiet else None, acc.is_local_main_process), desc=run.method.name)
+    if per_epoch == 0:
+        raise ValueError(
+            f"dataset has {len(run.dataset)} samples, fewer than one batch of {cfg.data.batch_size} per process"
+        )
+    bar = tqdm(
+        total=tc.steps,
+        initial=state.step,
+        disable=bar_disable(False if quiet else None, acc.is_local_main_process),
+        desc=run.method.name,
+    )
     t0, seen = time.time(), 0
     run.model.train()
     with _signals_deferred(run), contextlib.closing(bar):
         while state.step < tc.steps:
             epoch, offset = divmod(state.batches, per_epoch)
             for batch in _epoch_loader(run, epoch, offset):
-                if run.stream: batch = batch.to(acc.device)
+                if run.stream:
+                    batch = batch.to(acc.device)
                 state.batches += 1
                 parts = train_step(run, batch)
                 seen += len(batch) * acc.num_processes
-                if parts is None: continue                                      # inside a gradient-accumulation step
+                if parts is None:
+                    continue  # inside a gradient-accumulation step
                 bar.update(1)
                 bad, signum = _stop_flags(run, parts)
-                if bad: raise Stopped(f"training diverged at step {state.step}: not finite: " + ", ".join(f"{k}={float(parts[k]):g}" for k in bad)
-                                      + f"; stopped without saving it; last good checkpoint: {latest_checkpoint(run.run_dir) or 'none'}", 1)
+                if bad:
+                    raise Stopped(
+                        f"training diverged at step {state.step}: not finite: "
+                        + ", ".join(f"{k}={float(parts[k]):g}" for k in bad)
+                        + "; stopped without saving it; last good checkpoint: "
+                        f"{latest_checkpoint(run.run_dir) or 'none'}",
+                        1,
+                    )
                 if state.step % tc.log_every == 0 or state.step == tc.steps:
                     mean = acc.reduce(parts["loss"].reshape(1).float(), "mean").item()
-                    run.log({"step": state.step, "epoch": epoch, "lr": run.sched.get_last_lr()[0],
-                             **{k: float(v) for k, v in parts.items()}, "loss": mean, "samples_per_s": seen / max(time.time() - t0, 1e-9)})
+                    run.log(
+                        {
+                            "step": state.step,
+                            "epoch": epoch,
+                            "lr": run.sched.get_last_lr()[0],
+                            **{k: float(v) for k, v in parts.items()},
+                            "loss": mean,
+                            "samples_per_s": seen / max(time.time() - t0, 1e-9),
+                        }
+                    )
                     bar.set_postfix(loss=f"{mean:.3f}")
-                if signum: raise _interrupted(run, signum)
+                if signum:
+                    raise _interrupted(run, signum)
                 if cfg.eval.every and state.step % cfg.eval.every == 0 and state.step < tc.steps:
                     r = run_benchmarks(unwrap_model(run.model), cfg.eval, acc, progress=False if quiet else None)
                     run.log({"step": state.step, **{f"eval/{k}": v for k, v in r.items()}})
-                if state.step % tc.save_every == 0 or state.step == tc.steps: _save(run)
-                if state.step >= tc.steps: break
+                if state.step % tc.save_every == 0 or state.step == tc.steps:
+                    _save(run)
+                if state.step >= tc.steps:
+                    break
     return state.step
 
 # %% ../nbs/50_train.ipynb #06035b7d
 def plot_run(run_dir: Path):
     "Loss and learning-rate curves from `metrics.jsonl` into `plots/loss.png`."
-    from matplotlib.figure import Figure        # no pyplot: no backend to choose, a notebook's inline figures untouched
-    rows = read_metrics(run_dir, "loss")
-    if not rows: return
-    fig = Figure(figsize=(9, 3)); a, b = fig.subplots(1, 2)
-    a.plot([r["step"] for r in rows], [r["loss"] for r in rows]); a.set(xlabel="step", ylabel="loss", title="training loss")
-    b.plot([r["step"] for r in rows], [r["lr"] for r in rows]); b.set(xlabel="step", ylabel="lr", title="learning rate")
-    fig.tight_layout(); fig.savefig(Path(run_dir) / PLOTS / "loss.png", dpi=100)
+    from matplotlib.figure import Figure  # no pyplot: no backend to choose, a notebook's inline figures untouched
 
+    rows = read_metrics(run_dir, "loss")
+    if not rows:
+        return
+    fig = Figure(figsize=(9, 3))
+    a, b = fig.subplots(1, 2)
+    a.plot([r["step"] for r in rows], [r["loss"] for r in rows])
+    a.set(xlabel="step", ylabel="loss", title="training loss")
+    b.plot([r["step"] for r in rows], [r["lr"] for r in rows])
+    b.set(xlabel="step", ylabel="lr", title="learning rate")
+    fig.tight_layout()
+    fig.savefig(Path(run_dir) / PLOTS / "loss.png", dpi=100)
 
 # %% ../nbs/50_train.ipynb #85a113f8
 def finish(run: Run, results: dict, quiet: bool = False) -> dict:
@@ -407,11 +647,18 @@ def finish(run: Run, results: dict, quiet: bool = False) -> dict:
     if acc.is_main_process:
         write_json({k: v for k, v in results.items() if k != "run_dir"}, run.run_dir / EVAL)
         plot_run(run.run_dir)
-        rows = {**({"init (step 0)": results["init"]} if "init" in results else {}), f"{run.method.name} (step {run.state.step})": results["eval"]}
+        rows = {
+            **({"init (step 0)": results["init"]} if "init" in results else {}),
+            f"{run.method.name} (step {run.state.step})": results["eval"],
+        }
         short = {k: summary(v, run.cfg.train.summary) for k, v in rows.items()}
         more = len(results["eval"]) - len(short[f"{run.method.name} (step {run.state.step})"])
-        run.say("\n" + results_table(short, width=shutil.get_terminal_size((120, 24)).columns)
-                + (f"\n({more} more metrics in eval.json)" if more else "") + f"\n\nrun folder: {run.run_dir}")
+        run.say(
+            "\n"
+            + results_table(short, width=shutil.get_terminal_size((120, 24)).columns)
+            + (f"\n({more} more metrics in eval.json)" if more else "")
+            + f"\n\nrun folder: {run.run_dir}"
+        )
     acc.wait_for_everyone()
     acc.end_training()
     return results
@@ -424,40 +671,53 @@ def train(cfg, quiet: bool = False) -> dict:
         run = setup(cfg, quiet)
         results = {"run_dir": str(run.run_dir)}
         if run.resume is not None:
-            run.acc.load_state(str(run.resume)); load_training_state(run.resume, run.saved_state)   # no pickle: runs.save_training_state
+            run.acc.load_state(str(run.resume))
+            load_training_state(run.resume, run.saved_state)  # no pickle: runs.save_training_state
             run.say(f"resumed from {run.resume} at step {run.state.step}")
-            notice = lambda m: print(f"notice: {m}", file=sys.stderr)          # a partial metrics line dropped
-            if init := resume_records(run.run_dir, run.state.step, run.acc, notice): results["init"] = init
+            notice = lambda m: print(f"notice: {m}", file=sys.stderr)  # a partial metrics line dropped
+            if init := resume_records(run.run_dir, run.state.step, run.acc, notice):
+                results["init"] = init
         else:
-            resume_records(run.run_dir, 0, run.acc)    # a new start: the folder holds no metrics (`runs.resume_point`)
+            resume_records(run.run_dir, 0, run.acc)  # a new start: the folder holds no metrics (`runs.resume_point`)
             if cfg.train.eval_init:
-                results["init"] = run_benchmarks(unwrap_model(run.model), cfg.eval, run.acc, progress=False if quiet else None)
-                if run.acc.is_main_process: write_json(results["init"], run.run_dir / EVAL_INIT)   # for a resumed run's table
-        try: run_steps(run, quiet)
-        except Stopped: run.acc.end_training(); raise       # diverged or a signal: the trackers flushed, no final evaluation
+                results["init"] = run_benchmarks(
+                    unwrap_model(run.model), cfg.eval, run.acc, progress=False if quiet else None
+                )
+                if run.acc.is_main_process:
+                    write_json(results["init"], run.run_dir / EVAL_INIT)  # for a resumed run's table
+        try:
+            run_steps(run, quiet)
+        except Stopped:
+            run.acc.end_training()
+            raise  # diverged or a signal: the trackers flushed, no final evaluation
         return finish(run, results, quiet)
     finally:
-        if cfg.run.dir is not None: unlock_run(cfg.run.dir)
+        if cfg.run.dir is not None:
+            unlock_run(cfg.run.dir)
 
 # %% ../nbs/50_train.ipynb #08c39be5
 def train_parser():
-    "The command line's parser: `[--config FILE] [--quiet] [key=value ...]`; its `--help` lists every config key with its default."
+    """The command line's parser: `[--config FILE] [--quiet] [key=value ...]`; its `--help` lists every config key with
+    its default."""
     import argparse
-    p = argparse.ArgumentParser(prog="argent_nb.train", formatter_class=argparse.RawDescriptionHelpFormatter,
-                                description="Train and evaluate a model. Every config key with its default:\n\n" + config_help(default_config()),
-                                epilog="Example: accelerate launch -m argent_nb.train train.steps=100 optim.lr=1e-3")
+
+    p = argparse.ArgumentParser(
+        prog="argent_nb.train",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Train and evaluate a model. Every config key with its default:\n\n"
+        + config_help(default_config()),
+        epilog="Example: accelerate launch -m argent_nb.train train.steps=100 optim.lr=1e-3",
+    )
     p.add_argument("--config", action=Once, help="yaml file with config groups (see configs/); give it once")
     p.add_argument("--quiet", action="store_true", help="no progress bar or table")
     p.add_argument("overrides", nargs="*", help="key=value")
     return p
 
-
 # %% ../nbs/50_train.ipynb #b8951a02
 def parse_args(argv: list[str]):
     "(config, quiet) from `[--config FILE] [--quiet] [key=value ...]`."
-    a = train_parser().parse_intermixed_args(argv)       # options may come before, between or after the key=value overrides
+    a = train_parser().parse_intermixed_args(argv)  # options may come before, between or after the key=value overrides
     return load_config(default_config(), a.config, a.overrides), a.quiet
-
 
 # %% ../nbs/50_train.ipynb #b8443440
 def main(argv: list[str] | None = None):
@@ -465,20 +725,40 @@ def main(argv: list[str] | None = None):
     try:
         cfg, quiet = parse_args(sys.argv[1:] if argv is None else argv)
         return train(cfg, quiet=quiet)
-    except (ConfigError, SetupError, FileNotFoundError, DataFormatError) as e:     # a user's mistake: one line, exit status 2
-        print(f"argent_nb.train: error: {e}", file=sys.stderr); sys.exit(2)
-    except Stopped as e:                                          # diverged (1) or a signal during the steps (130, 143): one line,
-        if os.environ.get("RANK", "0") == "0":                    # from the main process of several
+    except (
+        ConfigError,
+        SetupError,
+        FileNotFoundError,
+        DataFormatError,
+    ) as e:  # a user's mistake: one line, exit status 2
+        print(f"argent_nb.train: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except Stopped as e:  # diverged (1) or a signal during the steps (130, 143): one line,
+        if os.environ.get("RANK", "0") == "0":  # from the main process of several
             print(f"argent_nb.train: {'error: ' if e.status == 1 else ''}{e}", file=sys.stderr)
         sys.exit(e.status)
-    except OSError as e:                                          # a fault of the machine, said in words: exit status 1
-        if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
-        print(f"argent_nb.train: error: the disk is full (writing {e.filename or 'a file'}); free space and resume with "
-              "train.resume=latest: checkpoints already written are kept", file=sys.stderr); sys.exit(1)
-    except MemoryError:                                           # the machine's memory: one line, exit status 1
-        print("argent_nb.train: error: out of memory; use smaller data.batch_size / eval.batch_size / eval.n, or a machine with more", file=sys.stderr); sys.exit(1)
-    except KeyboardInterrupt:                                     # Ctrl-C outside the steps (start-up, evaluations): one line
-        print("argent_nb.train: interrupted outside the training steps; checkpoints already written are kept", file=sys.stderr); sys.exit(130)
+    except OSError as e:  # a fault of the machine, said in words: exit status 1
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        print(
+            f"argent_nb.train: error: the disk is full (writing {e.filename or 'a file'}); free space and resume with "
+            "train.resume=latest: checkpoints already written are kept",
+            file=sys.stderr,
+        )
+        sys.exit(1)
+    except MemoryError:  # the machine's memory: one line, exit status 1
+        print(
+            "argent_nb.train: error: out of memory; use smaller data.batch_size / eval.batch_size / eval.n, or a "
+            "machine with more",
+            file=sys.stderr,
+        )
+        sys.exit(1)
+    except KeyboardInterrupt:  # Ctrl-C outside the steps (start-up, evaluations): one line
+        print(
+            "argent_nb.train: interrupted outside the training steps; checkpoints already written are kept",
+            file=sys.stderr,
+        )
+        sys.exit(130)
 
 # %% ../nbs/50_train.ipynb #c2e43c50
 #| eval: false
@@ -486,35 +766,57 @@ if __name__ == "__main__":
     main()
 
 # %% ../nbs/50_train.ipynb #b8f2d3e1
-REUSE_MAY_CHANGE = ("run.dir", "train.resume", "train.threads", "train.log_with", "train.summary", "model.cache_dir", "eval.plots_dir", "data.num_workers")
+REUSE_MAY_CHANGE = (
+    "run.dir",
+    "train.resume",
+    "train.threads",
+    "train.log_with",
+    "train.summary",
+    "model.cache_dir",
+    "eval.plots_dir",
+    "data.num_workers",
+)
 "The keys in which a finished run may differ from a request that `train_run` answers with it: where and how it ran."
+
 
 def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -> Path:
     """Train `run_dir` through the command line (`python -m argent_nb.train run.dir=RUN --quiet *args`, with the
     variables `env` added to the environment) unless it is finished (`runs.is_finished`) with the config `args` ask for
     (up to `REUSE_MAY_CHANGE`; a finished run of other settings raises, naming them). A partial run is resumed from its
     newest intact checkpoint (`train.resume=latest`; the trainer refuses other settings); one killed before its first
-    checkpoint holds nothing to resume: the files the trainer made are cleared (`runs.TRAINER_MADE`) and it starts again.
+    checkpoint holds nothing to resume: the files the trainer made are cleared (`runs.TRAINER_MADE`) and it starts
+    again.
     Nothing else is ever removed: a folder holding anything the trainer did not make (`runs.foreign_entries`) raises, as
-    does one a trainer holds (`runs.run_in_use`). Returns `run_dir` as a `Path`; a failed run raises with its stderr's end."""
+    does one a trainer holds (`runs.run_in_use`). Returns `run_dir` as a `Path`; a failed run raises with its stderr's
+    end."""
     d = Path(run_dir)
     if is_finished(d):
-        cfg = parse_args([f"run.dir={d}", *map(str, args)])[0]; resolve_request(cfg)                  # filled in as saved
+        cfg = parse_args([f"run.dir={d}", *map(str, args)])[0]
+        resolve_request(cfg)  # filled in as saved
         saved, asked = read_run_config(d), to_dict(cfg)
-        derived = ("train.steps",) if cfg.train.epochs is not None else ()                         # counted from the epochs
+        derived = ("train.steps",) if cfg.train.epochs is not None else ()  # counted from the epochs
         if diff := resume_changes(saved, asked, REUSE_MAY_CHANGE + derived):
-            raise ValueError(f"{d} holds a finished run of other settings: {config_changes_text(saved, asked, diff)}; "
-                             "remove the folder to train it again, or choose another")
+            raise ValueError(
+                f"{d} holds a finished run of other settings: {config_changes_text(saved, asked, diff)}; "
+                "remove the folder to train it again, or choose another"
+            )
         return d
-    if run_in_use(d): raise RuntimeError(f"{d} is in use by another training; not removed, not trained again")
-    if d.exists() and not d.is_dir(): raise ValueError(f"{d} is a file, not a run folder; not touched")
+    if run_in_use(d):
+        raise RuntimeError(f"{d} is in use by another training; not removed, not trained again")
+    if d.exists() and not d.is_dir():
+        raise ValueError(f"{d} is a file, not a run folder; not touched")
     if foreign := foreign_entries(d):
-        raise ValueError(f"{d} is not a run folder of this trainer: it holds {', '.join(foreign[:5])}{', ...' if len(foreign) > 5 else ''}; "
-                         "not touched, not trained: give train_run a new folder or a run's")
+        raise ValueError(
+            f"{d} is not a run folder of this trainer: it holds "
+            f"{', '.join(foreign[:5])}{', ...' if len(foreign) > 5 else ''}; "
+            "not touched, not trained: give train_run a new folder or a run's"
+        )
     resume = ["train.resume=latest"] if checkpoints(d) else []
-    if not resume and run_files(d):                           # killed before its first checkpoint: nothing to resume
+    if not resume and run_files(d):  # killed before its first checkpoint: nothing to resume
         for n in TRAINER_MADE + tuple(p.name for p in d.glob("provenance_resume_*.json")):
-            if (p := d / n).is_dir() and not p.is_symlink(): shutil.rmtree(p)
-            elif p.exists() or p.is_symlink(): p.unlink()
+            if (p := d / n).is_dir() and not p.is_symlink():
+                shutil.rmtree(p)
+            elif p.exists() or p.is_symlink():
+                p.unlink()
     run_command("argent_nb.train", [f"run.dir={d}", "--quiet", *args, *resume], env, f"run {d}")
     return d

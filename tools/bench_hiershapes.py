@@ -8,6 +8,7 @@
 Prints samples/s for (a) every field, (b) images + captions only (what CLIP training reads), and (c) every field
 collated and tokenised into Batches through a DataLoader.
 """
+
 import argparse, time
 from torch.utils.data import DataLoader
 from argent_nb.core.data import Collator, get_tokenizer
@@ -15,7 +16,9 @@ from argent_nb.core.schema import WORLDS
 
 
 def rate(fn, n):
-    t0 = time.perf_counter(); fn(); dt = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    fn()
+    dt = time.perf_counter() - t0
     return dt, n / dt
 
 
@@ -26,12 +29,16 @@ def main():
     p.add_argument("--workers", type=int, default=0, help="DataLoader workers for (c)")
     p.add_argument("--image_size", type=int, default=64)
     a = p.parse_args()
-    cls = WORLDS[a.dataset]; name = cls.__name__
+    cls = WORLDS[a.dataset]
+    name = cls.__name__
     full = cls("train", n=a.n, image_size=a.image_size)
     lite = cls("train", n=a.n, image_size=a.image_size, fields=["images", "captions"])
     print(f"{name}: {full!r}")
     dt, r = rate(lambda: [full[i] for i in range(a.n)], a.n)
-    print(f"all fields        : {a.n} samples in {dt:5.1f} s = {r:7.0f} samples/s  (target: {a.n} in < 30 s -> {'OK' if a.n / r < 30 * a.n / 10000 else 'MISSED'})")
+    print(
+        f"all fields        : {a.n} samples in {dt:5.1f} s = {r:7.0f} samples/s  (target: {a.n} in < 30 s -> "
+        f"{'OK' if a.n / r < 30 * a.n / 10000 else 'MISSED'})"
+    )
     dt, r = rate(lambda: [lite[i] for i in range(a.n)], a.n)
     print(f"images + captions : {a.n} samples in {dt:5.1f} s = {r:7.0f} samples/s")
     dl = DataLoader(full, batch_size=256, num_workers=a.workers, collate_fn=Collator(get_tokenizer(context_length=40)))

@@ -3,11 +3,14 @@
 
 nbdev's own `nbdev_readme` renders through Quarto; this writes the same content without it: markdown cells as they
 are, code cells (not `#| hide`) as Python blocks followed by their text output, so the README's code is code the
-test suite ran; a `#| echo: false` cell gives its output alone (a displayed `Markdown` as markdown). Edit the notebook, execute it (`python tools/run_nbs.py nbs/index.ipynb`), then run this.
+test suite ran; a `#| echo: false` cell gives its output alone (a displayed `Markdown` as markdown). Edit the notebook,
+execute it (`python tools/run_nbs.py nbs/index.ipynb`), then run this.
 
     python tools/make_readme.py           # write README.md
-    python tools/make_readme.py --check   # exit 1 if README.md is not what the notebook gives (tools/test_nbs.py runs it)
+    python tools/make_readme.py --check   # exit 1 if README.md is not what the notebook gives (tools/test_nbs.py runs
+    it)
 """
+
 import argparse, json, re, sys
 from pathlib import Path
 
@@ -18,17 +21,24 @@ _DIRECTIVE = re.compile(r"^\s*#\|")
 
 def _markdown_outputs(cell) -> str:
     "The markdown a code cell displayed (`IPython.display.Markdown`), as it is."
-    return "\n\n".join("".join(o["data"]["text/markdown"]).strip() for o in cell.get("outputs", [])
-                       if o["output_type"] in ("execute_result", "display_data") and "text/markdown" in o.get("data", {}))
+    return "\n\n".join(
+        "".join(o["data"]["text/markdown"]).strip()
+        for o in cell.get("outputs", [])
+        if o["output_type"] in ("execute_result", "display_data") and "text/markdown" in o.get("data", {})
+    )
 
 
 def _text_outputs(cell) -> str:
     "The text a code cell showed: its stdout and its last value (no stderr, no images)."
     out = []
     for o in cell.get("outputs", []):
-        if o["output_type"] == "stream" and o.get("name") == "stdout": out.append("".join(o["text"]))
-        elif o["output_type"] in ("execute_result", "display_data") and "text/plain" in o.get("data", {}) \
-                and not any(k.startswith("image/") for k in o["data"]):
+        if o["output_type"] == "stream" and o.get("name") == "stdout":
+            out.append("".join(o["text"]))
+        elif (
+            o["output_type"] in ("execute_result", "display_data")
+            and "text/plain" in o.get("data", {})
+            and not any(k.startswith("image/") for k in o["data"])
+        ):
             out.append("".join(o["data"]["text/plain"]) + "\n")
     return "".join(out).rstrip("\n")
 
@@ -42,15 +52,20 @@ def render(nb_path: Path) -> str:
             parts.append(src)
         elif c["cell_type"] == "code":
             lines = src.splitlines()
-            if any(re.match(r"^\s*#\|\s*hide\b", l) for l in lines): continue
-            if any(re.match(r"^\s*#\|\s*echo:\s*false\b", l) for l in lines):      # the output alone: markdown as markdown
-                if md := _markdown_outputs(c): parts.append(md)
-                elif out := _text_outputs(c): parts.append(f"```\n{out}\n```")
+            if any(re.match(r"^\s*#\|\s*hide\b", l) for l in lines):
+                continue
+            if any(re.match(r"^\s*#\|\s*echo:\s*false\b", l) for l in lines):  # the output alone: markdown as markdown
+                if md := _markdown_outputs(c):
+                    parts.append(md)
+                elif out := _text_outputs(c):
+                    parts.append(f"```\n{out}\n```")
                 continue
             code = "\n".join(l for l in lines if not _DIRECTIVE.match(l)).strip("\n")
-            if not code: continue
+            if not code:
+                continue
             parts.append(f"```python\n{code}\n```")
-            if out := _text_outputs(c): parts.append(f"```\n{out}\n```")
+            if out := _text_outputs(c):
+                parts.append(f"```\n{out}\n```")
     return HEADER + "\n\n".join(parts) + "\n"
 
 
@@ -61,7 +76,9 @@ def main(argv=None):
     text, readme = render(ROOT / "nbs" / "index.ipynb"), ROOT / "README.md"
     if a.check:
         if not readme.exists() or readme.read_text() != text:
-            sys.exit("README.md is not what nbs/index.ipynb gives: edit the notebook, then run python tools/make_readme.py")
+            sys.exit(
+                "README.md is not what nbs/index.ipynb gives: edit the notebook, then run python tools/make_readme.py"
+            )
         return
     readme.write_text(text)
 

@@ -9,11 +9,12 @@ outputs they had. Each
 notebook runs in its own folder (as `nbdev_test` runs it) with HF_HUB_OFFLINE=1 and the Agg backend; a failing cell
 stops the notebook, which is then left untouched. Run `nbdev_clean` afterwards (it keeps outputs, drops metadata).
 """
+
 import argparse, os, re, sys, time
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"   # always: an inherited Agg would save no figures
+os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # always: an inherited Agg would save no figures
 
 
 def _flags(src: str) -> set:
@@ -21,7 +22,9 @@ def _flags(src: str) -> set:
     return {m.group(1) for line in src.splitlines() if (m := re.fullmatch(r"#\|\s*(\w+)", line.strip()))}
 
 
-_NO_EVAL = re.compile(r"^#\|\s*eval:\s*false", re.M)   # nbdev's `#| eval: false`: never executed (e.g. `if __name__ == ...`)
+_NO_EVAL = re.compile(
+    r"^#\|\s*eval:\s*false", re.M
+)  # nbdev's `#| eval: false`: never executed (e.g. `if __name__ == ...`)
 
 
 def run(path: Path, skip: set, timeout: int) -> float:
@@ -30,7 +33,8 @@ def run(path: Path, skip: set, timeout: int) -> float:
 
     class _Skipping(ExecutePreprocessor):
         def preprocess_cell(self, cell, resources, index):
-            if cell.cell_type == "code" and (_flags(cell.source) & skip or _NO_EVAL.search(cell.source)): return cell, resources
+            if cell.cell_type == "code" and (_flags(cell.source) & skip or _NO_EVAL.search(cell.source)):
+                return cell, resources
             return super().preprocess_cell(cell, resources, index)
 
     nb = nbformat.read(path, as_version=4)
@@ -42,6 +46,7 @@ def run(path: Path, skip: set, timeout: int) -> float:
 
 def main(argv=None):
     from nbdev.config import get_config
+
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="+", help="notebooks to execute in place")
     p.add_argument("--flags", default="", help="space-separated tst_flags whose cells should run too, e.g. 'slow'")
@@ -50,9 +55,11 @@ def main(argv=None):
     skip = set(get_config().tst_flags.split()) - set(a.flags.split())
     failed = []
     for f in map(Path, a.paths):
-        try: print(f"ran   {time.strftime('%H:%M:%S')} {run(f, skip, a.timeout):6.1f}s  {f}", flush=True)
+        try:
+            print(f"ran   {time.strftime('%H:%M:%S')} {run(f, skip, a.timeout):6.1f}s  {f}", flush=True)
         except Exception as e:
-            failed.append(f); print(f"FAILED {f}: {str(e)[-2000:]}", flush=True)
+            failed.append(f)
+            print(f"FAILED {f}: {str(e)[-2000:]}", flush=True)
     sys.exit(1 if failed else 0)
 
 

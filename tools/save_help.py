@@ -6,6 +6,7 @@ Run it after changing a config key, a default, a doc string of a key or an optio
 
     python tools/save_help.py
 """
+
 from argent_nb.core.registry import help_text, save_help
 from argent_nb.evaluate import evaluate_parser
 from argent_nb.train import train_parser

@@ -16,6 +16,7 @@ that nothing cites files outside the repository. There are no opt-outs.
 Notebooks run `--n_workers` at a time (default 2), each in a fresh process whose torch gets cores / workers threads
 (`OMP_NUM_THREADS`, unless it is set).
 """
+
 import argparse, json, multiprocessing, os, re, sys, time, traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -31,13 +32,18 @@ _DRAWS = re.compile(r"\bplt\.|\.subplots\(|\bplot_\w+\(")
 def _is_class_cell(src: str) -> bool:
     "An exported cell that holds one class and nothing else at the top level: exempt from the line cap."
     import ast
+
     body = "\n".join(l for l in src.splitlines() if not l.lstrip().startswith("#|"))
-    try: tree = ast.parse(body)
-    except SyntaxError: return False
+    try:
+        tree = ast.parse(body)
+    except SyntaxError:
+        return False
     return len(tree.body) == 1 and isinstance(tree.body[0], ast.ClassDef)
 
 
-_MACHINE_PATH = re.compile(r"(?<![\w.])/(?:work|tmp|root|home|Users|private/var|var/folders)/|[A-Za-z]:\\\\Users\\\\|site-packages")
+_MACHINE_PATH = re.compile(
+    r"(?<![\w.])/(?:work|tmp|root|home|Users|private/var|var/folders)/|[A-Za-z]:\\\\Users\\\\|site-packages"
+)
 _WARNING = re.compile(r"\b\w*Warning\b:|^\s*warnings\.warn\(", re.M)
 _BAR = re.compile(r"\r|\d+%\|[ \u2588-\u258f#]*\||\d+(?:it|s)/(?:s|it)\]")
 
@@ -46,11 +52,14 @@ def output_problems(cell) -> list[str]:
     "What a committed cell's outputs must not hold: machine paths, warnings, progress-bar frames."
     out = []
     for o in cell.get("outputs", []):
-        text = "".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", "")) \
+        text = (
+            "".join(o.get("text", ""))
+            + "".join(o.get("data", {}).get("text/plain", ""))
             + "".join(o.get("traceback", []))
+        )
         for what, pat in (("a machine path", _MACHINE_PATH), ("a warning", _WARNING), ("a progress bar", _BAR)):
             if (m := pat.search(text)) and what not in " ".join(out):
-                out.append(f"output holds {what} ({text[max(0, m.start() - 30):m.end() + 30].strip()!r})")
+                out.append(f"output holds {what} ({text[max(0, m.start() - 30) : m.end() + 30].strip()!r})")
     return out
 
 
@@ -58,14 +67,25 @@ _OUTSIDE = re.compile(r"\bSPEC(?:\s*\d|\.md)|\bDESIGN\.md|\.\./shared\b|\b[Ii]ss
 
 
 def outside_references(root: Path) -> list[str]:
-    "Places that cite files outside the repository (the team's notes) or its issue tracker: the repository stands alone."
-    files = [*root.glob("nbs/*.ipynb"), *root.glob("argent_nb/**/*.py"), *root.glob("argent_nb/*.json"), *root.glob("tools/*.py"),
-             *root.glob("configs/*.yaml"), *root.glob("data/**/*.md"), *root.glob("*.md"), *root.glob("*.cff")]
+    """Places that cite files outside the repository (the team's notes) or its issue tracker: the repository stands
+    alone."""
+    files = [
+        *root.glob("nbs/*.ipynb"),
+        *root.glob("argent_nb/**/*.py"),
+        *root.glob("argent_nb/*.json"),
+        *root.glob("tools/*.py"),
+        *root.glob("configs/*.yaml"),
+        *root.glob("data/**/*.md"),
+        *root.glob("*.md"),
+        *root.glob("*.cff"),
+    ]
     out = []
     for f in sorted(files):
-        if f.resolve() == Path(__file__).resolve(): continue
+        if f.resolve() == Path(__file__).resolve():
+            continue
         for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
-            if m := _OUTSIDE.search(line): out.append(f"{f.relative_to(root)}:{n}: {m.group(0)!r}")
+            if m := _OUTSIDE.search(line):
+                out.append(f"{f.relative_to(root)}:{n}: {m.group(0)!r}")
     return out
 
 
@@ -80,20 +100,28 @@ def lint(fn) -> list[str]:
     "Problems of a committed notebook: drawing cells without a saved image, exported cells over MAX_EXPORT_LINES."
     out = []
     for i, c in enumerate(json.loads(Path(fn).read_text())["cells"]):
-        if c["cell_type"] != "code": continue
-        s = "".join(c["source"]); first = s.lstrip().split("\n", 1)[0]
-        n = len(s.splitlines())                                  # every line counts, directives included
+        if c["cell_type"] != "code":
+            continue
+        s = "".join(c["source"])
+        first = s.lstrip().split("\n", 1)[0]
+        n = len(s.splitlines())  # every line counts, directives included
         if first.startswith("#| export") and n > MAX_EXPORT_LINES and not _is_class_cell(s):
             out.append(f"cell {i}: exported cell of {n} lines (> {MAX_EXPORT_LINES}): one function per cell")
-        elif not first.startswith(("#| export", "#| hide")) and _DRAWS.search(s) \
-                and not any("image/png" in o.get("data", {}) for o in c.get("outputs", [])):
-            out.append(f"cell {i}: draws but holds no saved figure (execute it: python tools/run_nbs.py {Path(fn).name})")
+        elif (
+            not first.startswith(("#| export", "#| hide"))
+            and _DRAWS.search(s)
+            and not any("image/png" in o.get("data", {}) for o in c.get("outputs", []))
+        ):
+            out.append(
+                f"cell {i}: draws but holds no saved figure (execute it: python tools/run_nbs.py {Path(fn).name})"
+            )
         out += [f"cell {i}: {pr}" for pr in output_problems(c)]
     return out
 
 
 def _run(fn, skip_flags, force_flags):
     from nbdev.test import test_nb
+
     os.chdir(Path(fn).parent)  # nbdev runs each notebook from its own folder
     t0 = time.time()
     try:
@@ -106,6 +134,7 @@ def _run(fn, skip_flags, force_flags):
 
 def main(argv=None):
     from nbdev.config import get_config
+
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--path", default=None, help="a notebook or a folder (default: the project's nbs/)")
     p.add_argument("--flags", default="", help="space-separated tst_flags whose cells should run too, e.g. 'slow'")
@@ -113,8 +142,15 @@ def main(argv=None):
     a = p.parse_args(argv)
     cfg = get_config()
     root = Path(a.path) if a.path else Path(cfg.nbs_path)
-    files = [root] if root.is_file() else sorted(f for f in root.rglob("*.ipynb")
-                                                 if not any(part.startswith(("_", ".")) for part in f.relative_to(root).parts))
+    files = (
+        [root]
+        if root.is_file()
+        else sorted(
+            f
+            for f in root.rglob("*.ipynb")
+            if not any(part.startswith(("_", ".")) for part in f.relative_to(root).parts)
+        )
+    )
     if not files:
         sys.exit(f"no notebooks found under {root}")
     skip, force = cfg.tst_flags.split(), a.flags.split()
@@ -136,19 +172,27 @@ def main(argv=None):
             results.append((fn, ok))
             print(f"{'PASS' if ok else 'FAIL'}  {dt:6.1f}s  {Path(fn).name}", flush=True)
     failed = [f for f, ok in results if not ok]
-    if a.path is None:                                   # the whole project: the README is the landing page's output
+    if a.path is None:  # the whole project: the README is the landing page's output
         import subprocess
-        r = subprocess.run([sys.executable, str(Path(__file__).with_name("make_readme.py")), "--check"],
-                           capture_output=True, text=True)
-        if r.returncode: print(r.stderr.strip()); failed.append("README.md")
+
+        r = subprocess.run(
+            [sys.executable, str(Path(__file__).with_name("make_readme.py")), "--check"], capture_output=True, text=True
+        )
+        if r.returncode:
+            print(r.stderr.strip())
+            failed.append("README.md")
         if outside := outside_references(Path(cfg.config_path)):
-            print("references outside the repository:", *outside[:20], sep="\n  "); failed.append("references")
+            print("references outside the repository:", *outside[:20], sep="\n  ")
+            failed.append("references")
         if missing := unmapped_notebooks(Path(cfg.nbs_path)):
-            print(f"index.ipynb: notebooks the landing page does not name: {missing}"); failed.append("index.ipynb")
+            print(f"index.ipynb: notebooks the landing page does not name: {missing}")
+            failed.append("index.ipynb")
     for f in files:
         problems = lint(f)
-        for pr in problems: print(f"{f.name}: {pr}")
-        if problems and str(f.resolve()) not in failed: failed.append(str(f.resolve()))
+        for pr in problems:
+            print(f"{f.name}: {pr}")
+        if problems and str(f.resolve()) not in failed:
+            failed.append(str(f.resolve()))
     for f in failed:
         print(f"failed: {f}")
     print(f"{time.time() - t0:.0f}s for {len(results)} notebooks (flags run: {force or 'none'})")

@@ -19,8 +19,13 @@ __all__ = ['ADAENT_FORMS', 'HYCOCLIP_PAIRS', 'ENTAILMENT_REDUCTIONS', 'entailmen
            'norm_regulariser', 'uniformity', 'meru_loss', 'hycoclip_loss', 'argent_loss', 'pick_boxes']
 
 # %% ../../nbs/40_argent.losses.ipynb #2cc3100d
-def entailment_hinge(parent: Tensor, child: Tensor, geometry: LorentzGeometry, aperture_factor: float = 1.0,
-                     aperture_eps: float | None = None) -> Tensor:
+def entailment_hinge(
+    parent: Tensor,
+    child: Tensor,
+    geometry: LorentzGeometry,
+    aperture_factor: float = 1.0,
+    aperture_eps: float | None = None,
+) -> Tensor:
     """Per pair [B]: relu(ext(parent, child) - aperture_factor * aper(parent)) (MERU f = 1; HyCoCLIP 0.7 / 1.2); the
     aperture clamps its arcsin argument at 1 - aperture_eps (default: the geometry's `aperture_eps`)."""
     return F.relu(geometry.exterior_angle(parent, child) - aperture_factor * geometry.aperture(parent, aperture_eps))
@@ -32,44 +37,61 @@ ADAENT_FORMS = ("sin2", "linear", "none")
 def adaent_weight(angle: Tensor, dist: Tensor | None, form: str = "sin2", delta: float | None = 0.1) -> Tensor:
     """The (detached) AdaEnt weight: sin^2(angle/2) ('sin2', our definition), angle/pi ('linear') or 1 ('none'), times
     tanh(dist/delta) unless `delta` is None."""
-    if form not in ADAENT_FORMS: raise ValueError(f"form must be one of {ADAENT_FORMS}, got {form!r}")
-    if delta is not None and not delta > 0: raise ValueError(f"delta must be > 0 or None, got {delta}")
+    if form not in ADAENT_FORMS:
+        raise ValueError(f"form must be one of {ADAENT_FORMS}, got {form!r}")
+    if delta is not None and not delta > 0:
+        raise ValueError(f"delta must be > 0 or None, got {delta}")
     with torch.no_grad():
         a = angle.detach()
         w = torch.sin(a / 2) ** 2 if form == "sin2" else a / math.pi if form == "linear" else torch.ones_like(a)
-        if delta is not None: w = w * torch.tanh(dist.detach() / delta)
+        if delta is not None:
+            w = w * torch.tanh(dist.detach() / delta)
     return w
 
 # %% ../../nbs/40_argent.losses.ipynb #1360e72c
-def adaent(parent: Tensor, child: Tensor, geometry: LorentzGeometry, form: str = "sin2",
-           delta: float | None = 0.1) -> Tensor:
-    "Per pair [B]: AdaEnt w * ext(parent, child), w = sg(sin^2(ext/2)) * sg(tanh(d(parent, child) / delta)) (our definition)."
+def adaent(
+    parent: Tensor, child: Tensor, geometry: LorentzGeometry, form: str = "sin2", delta: float | None = 0.1
+) -> Tensor:
+    """Per pair [B]: AdaEnt w * ext(parent, child), w = sg(sin^2(ext/2)) * sg(tanh(d(parent, child) / delta)) (our
+    definition)."""
     angle = geometry.exterior_angle(parent, child)
     dist = geometry.distance(parent, child) if delta is not None else None
     return adaent_weight(angle, dist, form, delta) * angle
 
 # %% ../../nbs/40_argent.losses.ipynb #4e1326aa
-def norm_regulariser(points: Tensor, geometry: LorentzGeometry, valid: Tensor | None = None,
-                     detach_boundary: bool = True, margin: float = 0.0) -> Tensor:
-    """mean over `valid` rows of relu(r_b (1 + margin) - ||x~||)^2, r_b = 2K / sqrt(c) the norm boundary (our definition);
+def norm_regulariser(
+    points: Tensor,
+    geometry: LorentzGeometry,
+    valid: Tensor | None = None,
+    detach_boundary: bool = True,
+    margin: float = 0.0,
+) -> Tensor:
+    """mean over `valid` rows of relu(r_b (1 + margin) - ||x~||)^2, r_b = 2K / sqrt(c) the norm boundary (our
+    definition);
     points [..., D]. `margin` = 0: zero at and outside the boundary; > 0: it fires while a point is less than
     margin * r_b above the boundary, i.e. while its cone's half-aperture exceeds arcsin(1 / (1 + margin))."""
-    if not (math.isfinite(margin) and margin >= 0): raise ValueError(f"margin must be a finite number >= 0, got {margin}")
+    if not (math.isfinite(margin) and margin >= 0):
+        raise ValueError(f"margin must be a finite number >= 0, got {margin}")
     rb = geometry.norm_boundary(like=points)
-    if detach_boundary: rb = rb.detach()
-    if margin: rb = rb * (1 + margin)
+    if detach_boundary:
+        rb = rb.detach()
+    if margin:
+        rb = rb * (1 + margin)
     return masked_mean(F.relu(rb - torch.linalg.vector_norm(points, dim=-1)) ** 2, valid)
 
 # %% ../../nbs/40_argent.losses.ipynb #207da28b
-from ..eval.norms import mean_pairwise_cosine   # the collapse diagnostic of the norms benchmark (84_eval.norms), monitored here
+# the collapse diagnostic of the norms benchmark (84_eval.norms), monitored here
+from ..eval.norms import mean_pairwise_cosine
 
 # %% ../../nbs/40_argent.losses.ipynb #2ca6b0fa
 def uniformity(x: Tensor, t: float = 2.0, eps: float = 1e-12) -> Tensor:
     """Wang & Isola's uniformity of the directions u_i = x_i / ||x_i|| of the rows of `x` [n, D]:
     log mean over pairs i < j of exp(-t ||u_i - u_j||^2), with ||u_i - u_j||^2 = 2 - 2 cos_ij. In [-4t, 0]: 0 when all
     directions are equal; smooth in the cosines, so gradients stay finite at the collapse."""
-    if x.ndim != 2 or x.shape[0] < 2: raise ValueError(f"x: expected [n >= 2, D] embeddings, got shape {tuple(x.shape)}")
-    if not t > 0: raise ValueError(f"t must be > 0, got {t}")
+    if x.ndim != 2 or x.shape[0] < 2:
+        raise ValueError(f"x: expected [n >= 2, D] embeddings, got shape {tuple(x.shape)}")
+    if not t > 0:
+        raise ValueError(f"t must be > 0, got {t}")
     u = F.normalize(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x, dim=-1, eps=eps)
     i, j = torch.triu_indices(x.shape[0], x.shape[0], 1, device=x.device)
     sq = (2 - 2 * (u[i] * u[j]).sum(-1)).clamp_min(0)
@@ -80,15 +102,19 @@ def _check_batch(image, text, box_image=None, box_text=None, box_valid=None) -> 
     "Validate [B, D] embeddings (and the box mask [B]); return name -> tensor plus the mask."
     e = {"image": image, "text": text}
     if box_image is not None or box_text is not None:
-        if box_image is None or box_text is None: raise ValueError("give both box_image and box_text, or neither")
+        if box_image is None or box_text is None:
+            raise ValueError("give both box_image and box_text, or neither")
         e.update(box_image=box_image, box_text=box_text)
     for k, t in e.items():
         if not (isinstance(t, Tensor) and t.is_floating_point() and t.ndim == 2):
             raise ValueError(f"{k}: expected float embeddings [B, D], got {getattr(t, 'shape', type(t).__name__)}")
-        if t.shape != image.shape: raise ValueError(f"{k}: expected shape {tuple(image.shape)} like image, got {tuple(t.shape)}")
+        if t.shape != image.shape:
+            raise ValueError(f"{k}: expected shape {tuple(image.shape)} like image, got {tuple(t.shape)}")
     if "box_image" in e:
-        if box_valid is None: box_valid = torch.ones(image.shape[0], dtype=torch.bool, device=image.device)
-        if box_valid.shape != image.shape[:1]: raise ValueError(f"box_valid: expected shape ({image.shape[0]},), got {tuple(box_valid.shape)}")
+        if box_valid is None:
+            box_valid = torch.ones(image.shape[0], dtype=torch.bool, device=image.device)
+        if box_valid.shape != image.shape[:1]:
+            raise ValueError(f"box_valid: expected shape ({image.shape[0]},), got {tuple(box_valid.shape)}")
         e["box_valid"] = box_valid.to(device=image.device, dtype=torch.bool)
     return e
 
@@ -100,7 +126,8 @@ def _monitors(e: dict, geometry: LorentzGeometry) -> dict:
     with torch.no_grad():
         out = {}
         for k in ("image", "text", "box_image", "box_text"):
-            if k in e: out[f"norm_{k}"] = masked_mean(e[k].norm(dim=-1), e.get("box_valid") if "box" in k else None)
+            if k in e:
+                out[f"norm_{k}"] = masked_mean(e[k].norm(dim=-1), e.get("box_valid") if "box" in k else None)
         rb = geometry.norm_boundary(like=e["text"])
         par = [(e["text"], torch.ones_like(e["text"][:, 0], dtype=torch.bool))]
         par += [(e[k], e["box_valid"]) for k in ("box_text", "box_image") if k in e]
@@ -114,22 +141,44 @@ def _parts(d: dict) -> dict:
     return {k: v.detach() for k, v in d.items()}
 
 # %% ../../nbs/40_argent.losses.ipynb #b3331653
-def meru_loss(image: Tensor, text: Tensor, scale: Tensor | float, geometry: LorentzGeometry, *,
-              all_image: Tensor | None = None, all_text: Tensor | None = None, offset: int = 0,
-              entail_weight: float = 0.2, aperture_factor: float = 1.0, aperture_eps: float = MERU_APERTURE_EPS) -> dict:
-    """MERU (as released): symmetric contrastive loss on -scale * d + entail_weight * mean relu(ext(T, I) - aper(T)), the
+def meru_loss(
+    image: Tensor,
+    text: Tensor,
+    scale: Tensor | float,
+    geometry: LorentzGeometry,
+    *,
+    all_image: Tensor | None = None,
+    all_text: Tensor | None = None,
+    offset: int = 0,
+    entail_weight: float = 0.2,
+    aperture_factor: float = 1.0,
+    aperture_eps: float = MERU_APERTURE_EPS,
+) -> dict:
+    """MERU (as released): symmetric contrastive loss on -scale * d + entail_weight * mean relu(ext(T, I) - aper(T)),
+    the
     aperture clamped at 1 - aperture_eps (the released 1e-8)."""
     e = _check_batch(image, text)
     cont = contrastive_loss(image, text, geometry, scale, all_a=all_image, all_b=all_text, offset=offset)
     ent = entailment_hinge(text, image, geometry, aperture_factor, aperture_eps).mean()
     with torch.no_grad():
-        mon = {"angle": geometry.exterior_angle(text, image).mean(), "aperture": geometry.aperture(text, aperture_eps).mean()}
-    return {"loss": cont + entail_weight * ent, **_parts({"contrastive": cont, "entailment": ent}), **mon,
-            **_monitors(e, geometry)}
+        mon = {
+            "angle": geometry.exterior_angle(text, image).mean(),
+            "aperture": geometry.aperture(text, aperture_eps).mean(),
+        }
+    return {
+        "loss": cont + entail_weight * ent,
+        **_parts({"contrastive": cont, "entailment": ent}),
+        **mon,
+        **_monitors(e, geometry),
+    }
 
 # %% ../../nbs/40_argent.losses.ipynb #62eba843
-HYCOCLIP_PAIRS = (("text_image", "text", "image", 0.7), ("tbox_ibox", "box_text", "box_image", 0.7),
-                  ("ibox_image", "box_image", "image", 1.2), ("tbox_text", "box_text", "text", 1.2))
+HYCOCLIP_PAIRS = (
+    ("text_image", "text", "image", 0.7),
+    ("tbox_ibox", "box_text", "box_image", 0.7),
+    ("ibox_image", "box_image", "image", 1.2),
+    ("tbox_text", "box_text", "text", 1.2),
+)
 "HyCoCLIP's entailment pairs (name, parent, child, aperture factor); the parent is the more generic side."
 
 # %% ../../nbs/40_argent.losses.ipynb #25f1a971
@@ -137,11 +186,15 @@ def _hycoclip_contrastive(e: dict, scale, geometry, all_image, all_text, offset)
     all_image = e["image"] if all_image is None else all_image
     all_text = e["text"] if all_text is None else all_text
     v = e["box_valid"]
-    one = lambda x, y, all_y, valid=None: contrastive_loss(x, y, geometry, scale, symmetric=False, valid=valid,
-                                                           all_b=all_y, offset=offset)
-    return {"ce_image": one(e["image"], e["text"], all_text), "ce_text": one(e["text"], e["image"], all_image),
-            "ce_box_image": one(e["box_image"], e["text"], all_text, v),
-            "ce_box_text": one(e["box_text"], e["image"], all_image, v)}
+    one = lambda x, y, all_y, valid=None: contrastive_loss(
+        x, y, geometry, scale, symmetric=False, valid=valid, all_b=all_y, offset=offset
+    )
+    return {
+        "ce_image": one(e["image"], e["text"], all_text),
+        "ce_text": one(e["text"], e["image"], all_image),
+        "ce_box_image": one(e["box_image"], e["text"], all_text, v),
+        "ce_box_text": one(e["box_text"], e["image"], all_image, v),
+    }
 
 # %% ../../nbs/40_argent.losses.ipynb #87e96585
 def _pair_valid(e: dict, parent: str, child: str):
@@ -149,7 +202,8 @@ def _pair_valid(e: dict, parent: str, child: str):
 
 # %% ../../nbs/40_argent.losses.ipynb #e76977be
 def _parents_norm_loss(e: dict, geometry: LorentzGeometry, detach_boundary: bool = True, margin: float = 0.0) -> Tensor:
-    "The norm regulariser (our definition, with its `margin`) over the parents of a batch: texts, and valid text boxes and image boxes."
+    """The norm regulariser (our definition, with its `margin`) over the parents of a batch: texts, and valid text boxes
+    and image boxes."""
     v = e["box_valid"]
     parents = torch.cat([e["text"], e["box_text"], e["box_image"]])
     return norm_regulariser(parents, geometry, torch.cat([torch.ones_like(v), v, v]), detach_boundary, margin)
@@ -157,22 +211,40 @@ def _parents_norm_loss(e: dict, geometry: LorentzGeometry, detach_boundary: bool
 # %% ../../nbs/40_argent.losses.ipynb #3c6fde9c
 ENTAILMENT_REDUCTIONS = ("release", "mean")
 
-def hycoclip_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tensor, box_valid: Tensor | None,
-                  scale: Tensor | float, geometry: LorentzGeometry, *, all_image: Tensor | None = None,
-                  all_text: Tensor | None = None, offset: int = 0, entail_weight: float = 0.2,
-                  entail_variant: str = "release", aperture_eps: float = MERU_APERTURE_EPS,
-                  norm_weight: float = 0.0, norm_margin: float = 0.0) -> dict:
-    """HyCoCLIP (as released): mean of CE(I->T), CE(T->I), CE(I_b->T), CE(T_b->I) + entail_weight * 0.5 * the sum (the released
+
+def hycoclip_loss(
+    image: Tensor,
+    text: Tensor,
+    box_image: Tensor,
+    box_text: Tensor,
+    box_valid: Tensor | None,
+    scale: Tensor | float,
+    geometry: LorentzGeometry,
+    *,
+    all_image: Tensor | None = None,
+    all_text: Tensor | None = None,
+    offset: int = 0,
+    entail_weight: float = 0.2,
+    entail_variant: str = "release",
+    aperture_eps: float = MERU_APERTURE_EPS,
+    norm_weight: float = 0.0,
+    norm_margin: float = 0.0,
+) -> dict:
+    """HyCoCLIP (as released): mean of CE(I->T), CE(T->I), CE(I_b->T), CE(T_b->I) + entail_weight * 0.5 * the sum (the
+    released
     code, `entail_variant='release'`; 'mean': their mean) of the four hinges of `HYCOCLIP_PAIRS`, apertures clamped at
-    1 - aperture_eps. `norm_weight > 0` adds ARGENT's norm regulariser over the parents, firing below r_b (1 + norm_margin) (an
+    1 - aperture_eps. `norm_weight > 0` adds ARGENT's norm regulariser over the parents, firing below r_b (1 +
+    norm_margin) (an
     ablation, not HyCoCLIP)."""
     if entail_variant not in ENTAILMENT_REDUCTIONS:
         raise ValueError(f"entail_variant must be one of {ENTAILMENT_REDUCTIONS}, got {entail_variant!r}")
     e = _check_batch(image, text, box_image, box_text, box_valid)
     ce = _hycoclip_contrastive(e, scale, geometry, all_image, all_text, offset)
     cont = sum(ce.values()) / 4
-    hinge = {f"ent_{n}": masked_mean(entailment_hinge(e[p], e[c], geometry, f, aperture_eps), _pair_valid(e, p, c))
-             for n, p, c, f in HYCOCLIP_PAIRS}
+    hinge = {
+        f"ent_{n}": masked_mean(entailment_hinge(e[p], e[c], geometry, f, aperture_eps), _pair_valid(e, p, c))
+        for n, p, c, f in HYCOCLIP_PAIRS
+    }
     ent = sum(hinge.values()) * (0.5 if entail_variant == "release" else 0.25)
     loss, parts = cont + entail_weight * ent, {"contrastive": cont, "entailment": ent, **ce, **hinge}
     if norm_weight:
@@ -181,41 +253,75 @@ def hycoclip_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tens
     return {"loss": loss, **_parts(parts), **_monitors(e, geometry)}
 
 # %% ../../nbs/40_argent.losses.ipynb #cfadd9af
-def argent_loss(image: Tensor, text: Tensor, box_image: Tensor, box_text: Tensor, box_valid: Tensor | None,
-                scale: Tensor | float, geometry: LorentzGeometry, *, all_image: Tensor | None = None,
-                all_text: Tensor | None = None, offset: int = 0, ada_weight: float = 0.2, norm_weight: float = 1.0,
-                ada_variant: str = "sin2", delta: float | None = 0.1, detach_boundary: bool = True,
-                unif_weight: float = 0.0, unif_t: float = 2.0, entail_variant: str = "mean",
-                norm_margin: float = 0.0) -> dict:
+def argent_loss(
+    image: Tensor,
+    text: Tensor,
+    box_image: Tensor,
+    box_text: Tensor,
+    box_valid: Tensor | None,
+    scale: Tensor | float,
+    geometry: LorentzGeometry,
+    *,
+    all_image: Tensor | None = None,
+    all_text: Tensor | None = None,
+    offset: int = 0,
+    ada_weight: float = 0.2,
+    norm_weight: float = 1.0,
+    ada_variant: str = "sin2",
+    delta: float | None = 0.1,
+    detach_boundary: bool = True,
+    unif_weight: float = 0.0,
+    unif_t: float = 2.0,
+    entail_variant: str = "mean",
+    norm_margin: float = 0.0,
+) -> dict:
     """ARGENT (our definition): HyCoCLIP's contrastive loss + ada_weight * AdaEnt over `HYCOCLIP_PAIRS` (no apertures),
     reduced over the four pairs by their mean (`entail_variant='mean'`) or, as HyCoCLIP's release reduces its hinges, by
     0.5 x their sum ('release': twice the weight) + norm_weight * the norm regulariser over the parents (texts, text
-    boxes, image boxes), firing below r_b (1 + norm_margin) + unif_weight * the mean uniformity (t = unif_t) of the local
+    boxes, image boxes), firing below r_b (1 + norm_margin) + unif_weight * the mean uniformity (t = unif_t) of the
+    local
     images' and texts' directions (a guard against the directional collapse; 0: off, the term is then only logged)."""
     if entail_variant not in ENTAILMENT_REDUCTIONS:
         raise ValueError(f"entail_variant must be one of {ENTAILMENT_REDUCTIONS}, got {entail_variant!r}")
     e = _check_batch(image, text, box_image, box_text, box_valid)
     ce = _hycoclip_contrastive(e, scale, geometry, all_image, all_text, offset)
     cont = sum(ce.values()) / 4
-    ada = {f"ada_{n}": masked_mean(adaent(e[p], e[c], geometry, ada_variant, delta), _pair_valid(e, p, c))
-           for n, p, c, _ in HYCOCLIP_PAIRS}
+    ada = {
+        f"ada_{n}": masked_mean(adaent(e[p], e[c], geometry, ada_variant, delta), _pair_valid(e, p, c))
+        for n, p, c, _ in HYCOCLIP_PAIRS
+    }
     l_ada = sum(ada.values()) / 4 if entail_variant == "mean" else sum(ada.values()) * 0.5
     l_norm = _parents_norm_loss(e, geometry, detach_boundary, norm_margin)
-    with torch.set_grad_enabled(torch.is_grad_enabled() and unif_weight != 0):       # weight 0: logged, outside the graph
-        l_unif = ((uniformity(e["image"], unif_t) + uniformity(e["text"], unif_t)) / 2 if image.shape[0] > 1
-                  else (image.sum() + text.sum()) * 0)                              # no pair: a graph-connected 0
+    with torch.set_grad_enabled(torch.is_grad_enabled() and unif_weight != 0):  # weight 0: logged, outside the graph
+        l_unif = (
+            (uniformity(e["image"], unif_t) + uniformity(e["text"], unif_t)) / 2
+            if image.shape[0] > 1
+            else (image.sum() + text.sum()) * 0
+        )  # no pair: a graph-connected 0
     loss = cont + ada_weight * l_ada + norm_weight * l_norm + (unif_weight * l_unif if unif_weight else 0)
-    return {"loss": loss, **_parts({"contrastive": cont, "adaent": l_ada, "norm": l_norm, "uniformity": l_unif, **ce, **ada}),
-            **_monitors(e, geometry)}
+    return {
+        "loss": loss,
+        **_parts({"contrastive": cont, "adaent": l_ada, "norm": l_norm, "uniformity": l_unif, **ce, **ada}),
+        **_monitors(e, geometry),
+    }
 
 # %% ../../nbs/40_argent.losses.ipynb #b6aee528
 def pick_boxes(valid: Tensor, mode: str = "random", generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:
-    "One box per sample from `valid` [B, M]: (index [B], has_box [B]); mode 'first' or 'random' (uniform over valid boxes)."
-    if mode not in ("first", "random"): raise ValueError(f"mode must be 'first' or 'random', got {mode!r}")
-    if valid.ndim != 2: raise ValueError(f"valid: expected a [B, M] mask, got shape {tuple(valid.shape)}")
+    """One box per sample from `valid` [B, M]: (index [B], has_box [B]); mode 'first' or 'random' (uniform over valid
+    boxes)."""
+    if mode not in ("first", "random"):
+        raise ValueError(f"mode must be 'first' or 'random', got {mode!r}")
+    if valid.ndim != 2:
+        raise ValueError(f"valid: expected a [B, M] mask, got shape {tuple(valid.shape)}")
     valid = valid.to(torch.bool)
     has = valid.any(1)
-    if valid.shape[1] == 0: return torch.zeros(valid.shape[0], dtype=torch.long, device=valid.device), has
-    score = valid.float() if mode == "first" else torch.rand(valid.shape, generator=generator, device=valid.device) + valid.float()
-    if mode == "first": score = score - torch.arange(valid.shape[1], device=valid.device) / (2 * valid.shape[1])
+    if valid.shape[1] == 0:
+        return torch.zeros(valid.shape[0], dtype=torch.long, device=valid.device), has
+    score = (
+        valid.float()
+        if mode == "first"
+        else torch.rand(valid.shape, generator=generator, device=valid.device) + valid.float()
+    )
+    if mode == "first":
+        score = score - torch.arange(valid.shape[1], device=valid.device) / (2 * valid.shape[1])
     return torch.where(has, score.argmax(1), 0), has

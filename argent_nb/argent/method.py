@@ -10,7 +10,8 @@ import torch
 from ..core.config import doc, validate
 from ..core.lorentz import LorentzGeometry
 from ..core.heads import LorentzHead
-from .losses import ADAENT_FORMS, ENTAILMENT_REDUCTIONS, argent_loss, hycoclip_loss, meru_loss, pick_boxes
+from .losses import ADAENT_FORMS, ENTAILMENT_REDUCTIONS, argent_loss, hycoclip_loss, meru_loss
+from .losses import pick_boxes
 from ..core.losses import dist_info, gather_with_grad
 from ..core.models import unwrap_model
 from ..core.registry import Method, register_method
@@ -22,15 +23,20 @@ __all__ = ['BoxParams', 'MERU', 'HyCoCLIP', 'linear_warmup', 'ARGENT']
 @dataclass
 class BoxParams:
     "How HyCoCLIP and ARGENT pick the one object box of a sample."
-    box_pick: str = doc("random", "which box of a sample: random | first (the subject in HierShapes)", choices=("random", "first"))
+
+    box_pick: str = doc(
+        "random", "which box of a sample: random | first (the subject in HierShapes)", choices=("random", "first")
+    )
     box_seed: int = doc(0, "seed of the box choice (with the step)")
+
 
 _BOX_FIELDS = {f.name for f in fields(BoxParams)}
 
 # %% ../../nbs/41_argent.method.ipynb #9763d04c
 def _with_one_box(batch, params: BoxParams, calls: int) -> tuple:
     """(images, captions, has box): the batch's images and captions with one box crop / noun phrase per sample appended
-    as rows B..2B-1, picked by `pick_boxes` with a generator seeded from `params.box_seed` and the forward count `calls`."""
+    as rows B..2B-1, picked by `pick_boxes` with a generator seeded from `params.box_seed` and the forward count
+    `calls`."""
     images, texts, B = batch.images, batch.captions, batch.images.shape[0]
     g = torch.Generator().manual_seed(params.box_seed * 1_000_003 + calls)
     idx, has = pick_boxes(batch.boxes_valid.cpu(), params.box_pick, g)
@@ -41,16 +47,19 @@ def _with_one_box(batch, params: BoxParams, calls: int) -> tuple:
 # %% ../../nbs/41_argent.method.ipynb #3d689fa9
 class _Lorentz(Method):
     """Shared forward and loss of the hyperbolic methods: images (+ one box crop) and captions (+ its noun phrase) in
-    one call, then `objective` (a loss of `argent.losses`) with every `Params` field outside `BoxParams` as a keyword."""
+    one call, then `objective` (a loss of `argent.losses`) with every `Params` field outside `BoxParams` as a
+    keyword."""
+
     head = "lorentz"
     objective: ClassVar[Callable]
 
     def __init__(self, params=None):
         super().__init__(params)
-        validate(self.params, f"method.{self.name}.")   # the `doc` rules: a wrong value fails here, not at step N
+        validate(self.params, f"method.{self.name}.")  # the `doc` rules: a wrong value fails here, not at step N
 
     @property
-    def boxes(self) -> bool: return "box_images" in self.needs      # one object box per sample?
+    def boxes(self) -> bool:
+        return "box_images" in self.needs  # one object box per sample?
 
     def setup(self, model, accelerator, dataset):
         head = unwrap_model(model).head
@@ -62,10 +71,12 @@ class _Lorentz(Method):
         """(embeddings, scale, geometry, gather kwargs): embeddings are (image, text) for MERU and
         (image, text, box image, box text, has box) with boxes; the gather kwargs carry the all-process rows."""
         B = batch.images.shape[0]
-        images, texts, has = _with_one_box(batch, self.params, self.calls) if self.boxes else (batch.images, batch.captions, None)
+        images, texts, has = (
+            _with_one_box(batch, self.params, self.calls) if self.boxes else (batch.images, batch.captions, None)
+        )
         self.calls += 1
         out = model(images=images, texts=texts)
-        geo = unwrap_model(model).geometry          # after the forward: the curvature's graph is this step's
+        geo = unwrap_model(model).geometry  # after the forward: the curvature's graph is this step's
         img, txt = out["image"], out["text"]
         rank, _ = dist_info()
         kw = dict(all_image=gather_with_grad(img[:B]), all_text=gather_with_grad(txt[:B]), offset=rank * B)
@@ -75,72 +86,116 @@ class _Lorentz(Method):
     def loss(self, model, batch):
         emb, scale, geo, kw = self._embed(model, batch)
         parts = self.objective(*emb, scale, geo, **self.objective_kwargs(), **kw)
-        return {**parts, "curvature": torch.as_tensor(geo.curvature).detach()}   # logged with the loss parts
+        return {**parts, "curvature": torch.as_tensor(geo.curvature).detach()}  # logged with the loss parts
 
-    def objective_kwargs(self) -> dict:   # the objective's keywords: every `Params` field outside `BoxParams`
+    def objective_kwargs(self) -> dict:  # the objective's keywords: every `Params` field outside `BoxParams`
         return {f.name: getattr(self.params, f.name) for f in fields(self.params) if f.name not in _BOX_FIELDS}
-    def state_dict(self): return {"calls": self.calls}
-    def load_state_dict(self, s): self.calls = int(s["calls"])
+
+    def state_dict(self):
+        return {"calls": self.calls}
+
+    def load_state_dict(self, s):
+        self.calls = int(s["calls"])
 
 # %% ../../nbs/41_argent.method.ipynb #6880a91f
 @register_method
 class MERU(_Lorentz):
     "MERU (Desai et al., 2023): hyperbolic contrastive + entailment cone of (caption, image)."
+
     name = "meru"
     needs = frozenset({"images", "captions"})
     objective = staticmethod(meru_loss)
+
     @dataclass
     class Params:
         entail_weight: float = doc(0.2, "weight of the entailment hinge (logged as entailment)", min=0)
-        aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0)
+        aperture_eps: float = doc(
+            1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0
+        )
 
 # %% ../../nbs/41_argent.method.ipynb #5e133ac7
 @register_method
 class HyCoCLIP(_Lorentz):
     "HyCoCLIP (Pal et al., 2025): MERU + one object box per sample, 4 contrastive terms and 4 entailment pairs."
+
     name = "hycoclip"
     needs = frozenset({"images", "captions", "box_images"})
     objective = staticmethod(hycoclip_loss)
+
     @dataclass
     class Params(BoxParams):
         entail_weight: float = doc(0.2, "weight of the entailment hinges (logged as entailment)", min=0)
-        entail_variant: str = doc("release", "release (released code: 0.5 x the sum of the 4 hinges) | mean", choices=ENTAILMENT_REDUCTIONS,
-                                  renamed_from="entailment_reduction", old_values={"half_sum": "release"})
-        aperture_eps: float = doc(1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0)
-        norm_weight: float = doc(0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)", min=0)
-        norm_margin: float = doc(0.0, "ablation: the regulariser fires below r_b (1 + norm_margin), as method.argent.norm_margin", min=0)
+        entail_variant: str = doc(
+            "release",
+            "release (released code: 0.5 x the sum of the 4 hinges) | mean",
+            choices=ENTAILMENT_REDUCTIONS,
+            renamed_from="entailment_reduction",
+            old_values={"half_sum": "release"},
+        )
+        aperture_eps: float = doc(
+            1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0
+        )
+        norm_weight: float = doc(
+            0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)", min=0
+        )
+        norm_margin: float = doc(
+            0.0, "ablation: the regulariser fires below r_b (1 + norm_margin), as method.argent.norm_margin", min=0
+        )
 
 # %% ../../nbs/41_argent.method.ipynb #b7dfd971
 def linear_warmup(step: int, steps: int) -> float:
     """Factor of a weight warmed up linearly over the first `steps` optimizer steps: min(1, (step + 1) / steps) at step
     `step` (0 = the first; the trainer's LR warm-up rule), 1 when `steps` is 0."""
-    if steps < 0: raise ValueError(f"warm-up steps must be >= 0, got {steps}")
+    if steps < 0:
+        raise ValueError(f"warm-up steps must be >= 0, got {steps}")
     return 1.0 if steps == 0 else min(1.0, (step + 1) / steps)
 
 # %% ../../nbs/41_argent.method.ipynb #de64b8e3
 @register_method
 class ARGENT(_Lorentz):
-    "ARGENT: HyCoCLIP's contrastive terms + adaptive entailment (AdaEnt) + the norm regulariser (our definition, `40_argent.losses`)."
+    """ARGENT: HyCoCLIP's contrastive terms + adaptive entailment (AdaEnt) + the norm regulariser (our definition,
+    `40_argent.losses`)."""
+
     name = "argent"
     needs = frozenset({"images", "captions", "box_images"})
     objective = staticmethod(argent_loss)
+
     @dataclass
     class Params(BoxParams):
         ada_weight: float = doc(0.2, "weight of AdaEnt (logged as adaent)", min=0)
         norm_weight: float = doc(1.0, "weight of the norm regulariser (logged as norm)", min=0)
-        norm_margin: float = doc(0.0, "the norm regulariser fires below r_b (1 + norm_margin), i.e. on cones wider than arcsin(1 / (1 + norm_margin)) (0: at the boundary, our definition)", min=0)
-        ada_variant: str = doc("sin2", "the AdaEnt weight: sin2 (our definition, 40_argent.losses) | linear | none", choices=ADAENT_FORMS,
-                               renamed_from="ada_form")
+        norm_margin: float = doc(
+            0.0,
+            "the norm regulariser fires below r_b (1 + norm_margin), i.e. on cones wider than arcsin(1 / (1 + "
+            "norm_margin)) (0: at the boundary, our definition)",
+            min=0,
+        )
+        ada_variant: str = doc(
+            "sin2",
+            "the AdaEnt weight: sin2 (our definition, 40_argent.losses) | linear | none",
+            choices=ADAENT_FORMS,
+            renamed_from="ada_form",
+        )
         delta: float = doc(0.1, "AdaEnt distance scale of the tanh factor", gt=0)
-        entail_variant: str = doc("mean", "reduction of AdaEnt's 4 pairs: mean (our definition) | release (HyCoCLIP's released 0.5 x the sum: twice the weight)",
-                                  choices=ENTAILMENT_REDUCTIONS)
-        ada_warmup: int = doc(0, "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)", min=0)
-        unif_weight: float = doc(0.0, "guard: weight of the uniformity term on the images' and texts' directions (logged as uniformity; 0: off)", min=0)
+        entail_variant: str = doc(
+            "mean",
+            "reduction of AdaEnt's 4 pairs: mean (our definition) | release (HyCoCLIP's released 0.5 x the sum: twice "
+            "the weight)",
+            choices=ENTAILMENT_REDUCTIONS,
+        )
+        ada_warmup: int = doc(
+            0, "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)", min=0
+        )
+        unif_weight: float = doc(
+            0.0,
+            "guard: weight of the uniformity term on the images' and texts' directions (logged as uniformity; 0: off)",
+            min=0,
+        )
         unif_t: float = doc(2.0, "temperature t of the uniformity term (Wang & Isola 2020)", gt=0)
 
     def setup(self, model, accelerator, dataset):
         super().setup(model, accelerator, dataset)
-        self.steps = 0                       # optimizer steps taken: the AdaEnt warm-up's clock
+        self.steps = 0  # optimizer steps taken: the AdaEnt warm-up's clock
 
     def objective_kwargs(self) -> dict:
         kw = super().objective_kwargs()
@@ -149,11 +204,19 @@ class ARGENT(_Lorentz):
 
     def loss(self, model, batch):
         out = super().loss(model, batch)
-        return {**out, "ada_weight": out["loss"].detach().new_tensor(self.objective_kwargs()["ada_weight"])}   # the weight this step used
+        return {
+            **out,
+            "ada_weight": out["loss"].detach().new_tensor(self.objective_kwargs()["ada_weight"]),
+        }  # the weight this step used
 
-    def after_step(self, parts): self.steps += 1
-    def state_dict(self): return {**super().state_dict(), "steps": self.steps}
+    def after_step(self, parts):
+        self.steps += 1
+
+    def state_dict(self):
+        return {**super().state_dict(), "steps": self.steps}
+
     def load_state_dict(self, s):
         super().load_state_dict(s)
-        if "steps" not in s and self.params.ada_warmup: raise KeyError("ARGENT checkpoint state has no 'steps' (saved before ada_warmup existed)")
+        if "steps" not in s and self.params.ada_warmup:
+            raise KeyError("ARGENT checkpoint state has no 'steps' (saved before ada_warmup existed)")
         self.steps = int(s.get("steps", 0))

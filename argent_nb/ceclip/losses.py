@@ -20,19 +20,30 @@ def all_reduce_sum(x: Tensor) -> Tensor:
     x = x.detach().clone()
     if dist_info()[1] > 1:
         import torch.distributed as dist
+
         dist.all_reduce(x, op=dist.ReduceOp.SUM)
     return x
 
 # %% ../../nbs/31_ceclip.losses.ipynb #5435f926
-def itc_hn_loss(i2t: Tensor, t2i: Tensor, i2n: Tensor | None = None, neg_valid: Tensor | None = None,
-                offset: int = 0, reduction: str = "mean") -> Tensor:
+def itc_hn_loss(
+    i2t: Tensor,
+    t2i: Tensor,
+    i2n: Tensor | None = None,
+    neg_valid: Tensor | None = None,
+    offset: int = 0,
+    reduction: str = "mean",
+) -> Tensor:
     """Eq. 2 on logits: image->text cross-entropy of each row of `i2t` [B, N] extended by the hard-negative columns
     `i2n` [B, M] (where `neg_valid` is False: -inf, exactly nothing; `neg_valid` [M] for columns every row shares, the
     batch's negatives, or [B, M] per row, e.g. each image's own), text->image over `t2i` [B, N]; row i's positive is
-    column `offset + i`. mean: over rows, the two directions averaged (CLIP's); sum: Eq. 2 as written (2B x the mean)."""
-    if reduction not in ("mean", "sum"): raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
+    column `offset + i`. mean: over rows, the two directions averaged (CLIP's); sum: Eq. 2 as written (2B x the
+    mean)."""
+    if reduction not in ("mean", "sum"):
+        raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
     if i2t.ndim != 2 or t2i.shape != i2t.shape:
-        raise ValueError(f"i2t, t2i: expected two [B, N] logit matrices of one shape, got {tuple(i2t.shape)}, {tuple(t2i.shape)}")
+        raise ValueError(
+            f"i2t, t2i: expected two [B, N] logit matrices of one shape, got {tuple(i2t.shape)}, {tuple(t2i.shape)}"
+        )
     target = torch.arange(i2t.shape[0], device=i2t.device) + offset
     cols = i2t
     if i2n is not None:
@@ -44,121 +55,211 @@ def itc_hn_loss(i2t: Tensor, t2i: Tensor, i2n: Tensor | None = None, neg_valid: 
                 raise ValueError(f"neg_valid: expected [M] or [B, M] = {tuple(i2n.shape)}, got {tuple(nv.shape)}")
             i2n = i2n.masked_fill(~(nv if nv.ndim == 2 else nv[None]), float("-inf"))
         cols = torch.cat([i2t, i2n], 1)
-    if reduction == "sum": return F.cross_entropy(cols, target, reduction="sum") + F.cross_entropy(t2i, target, reduction="sum")
+    if reduction == "sum":
+        return F.cross_entropy(cols, target, reduction="sum") + F.cross_entropy(t2i, target, reduction="sum")
     return (F.cross_entropy(cols, target) + F.cross_entropy(t2i, target)) / 2
 
 # %% ../../nbs/31_ceclip.losses.ipynb #9f681409
-def imc_loss(pos: Tensor, tt: Tensor, valid: Tensor | None = None, form: str = "paper", tt_all: Tensor | None = None,
-             reduction: str = "mean") -> Tensor:
+def imc_loss(
+    pos: Tensor,
+    tt: Tensor,
+    valid: Tensor | None = None,
+    form: str = "paper",
+    tt_all: Tensor | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """Intra-modal contrast from `pos` = S(I,T) [B] and `tt` = S(T,T_k) [B, K] (`valid` [B, K]). paper (Eq. 3):
     logsumexp over the sample's valid T_k of S(T,T_k) minus S(I,T), mean over the samples with a valid negative (sum:
     their sum, Eq. 3 as written); release (2024-01): cross-entropy, label 0, over [S(I,T) | `tt_all` = S(T, every batch
     negative) [B, M]], unmasked, mean (sum: summed) over the samples."""
-    if reduction not in ("mean", "sum"): raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
+    if reduction not in ("mean", "sum"):
+        raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
     if form == "release":
-        if tt_all is None: raise ValueError("imc_loss(form='release') needs tt_all = S(T, every negative of the batch) [B, M]")
-        return F.cross_entropy(torch.cat([pos[:, None], tt_all], 1), torch.zeros(len(pos), dtype=torch.long, device=pos.device),
-                               reduction=reduction)
-    if form != "paper": raise ValueError(f"imc form must be 'paper' or 'release', got {form!r}")
+        if tt_all is None:
+            raise ValueError("imc_loss(form='release') needs tt_all = S(T, every negative of the batch) [B, M]")
+        return F.cross_entropy(
+            torch.cat([pos[:, None], tt_all], 1),
+            torch.zeros(len(pos), dtype=torch.long, device=pos.device),
+            reduction=reduction,
+        )
+    if form != "paper":
+        raise ValueError(f"imc form must be 'paper' or 'release', got {form!r}")
     if tt.ndim != 2 or pos.shape != tt.shape[:1]:
         raise ValueError(f"pos, tt: expected [B] and [B, K], got {tuple(pos.shape)}, {tuple(tt.shape)}")
     valid = torch.ones_like(tt, dtype=torch.bool) if valid is None else valid.to(torch.bool)
     has = valid.any(1)
-    masked = tt.masked_fill(~valid, float("-inf")).masked_fill(~has[:, None], 0.0)   # finite rows: no NaN gradient
+    masked = tt.masked_fill(~valid, float("-inf")).masked_fill(~has[:, None], 0.0)  # finite rows: no NaN gradient
     terms = torch.logsumexp(masked, 1) - pos
     return masked_mean(terms, has) if reduction == "mean" else torch.where(has, terms, torch.zeros_like(terms)).sum()
 
 # %% ../../nbs/31_ceclip.losses.ipynb #79a0b65a
-def cmr_loss(pos: Tensor, neg: Tensor, thresholds: Tensor, types: Tensor, valid: Tensor | None = None,
-             reduction: str = "mean") -> Tensor:
+def cmr_loss(
+    pos: Tensor, neg: Tensor, thresholds: Tensor, types: Tensor, valid: Tensor | None = None, reduction: str = "mean"
+) -> Tensor:
     """Cross-modal rank (Eq. 6): max(0, S(I,T_k) - S(I,T) + Th_k) per negative from `pos` = S(I,T) [B] and
     `neg` = S(I,T_k) [B, K], the threshold [n_types] (detached) of each negative's `types` [B, K] entry; mean over the
     valid negatives (sum: their sum, Eq. 6 as written)."""
-    if reduction not in ("mean", "sum"): raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
+    if reduction not in ("mean", "sum"):
+        raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
     if neg.ndim != 2 or pos.shape != neg.shape[:1] or types.shape != neg.shape:
-        raise ValueError(f"pos, neg, types: expected [B], [B, K], [B, K], got {tuple(pos.shape)}, {tuple(neg.shape)}, {tuple(types.shape)}")
+        raise ValueError(
+            f"pos, neg, types: expected [B], [B, K], [B, K], got {tuple(pos.shape)}, {tuple(neg.shape)}, "
+            f"{tuple(types.shape)}"
+        )
     th = thresholds.detach().to(device=neg.device, dtype=neg.dtype)[types.long()]
     hinge = F.relu(neg - pos[:, None] + th)
-    if reduction == "mean": return masked_mean(hinge, valid)
+    if reduction == "mean":
+        return masked_mean(hinge, valid)
     return hinge.sum() if valid is None else torch.where(valid.to(torch.bool), hinge, torch.zeros_like(hinge)).sum()
 
 # %% ../../nbs/31_ceclip.losses.ipynb #70f5d31a
-def threshold_stats(pos: Tensor, neg: Tensor, types: Tensor, valid: Tensor | None = None,
-                    n_types: int = len(HARD_NEGATIVE_TYPES), reduce=all_reduce_sum) -> tuple[Tensor, Tensor]:
+def threshold_stats(
+    pos: Tensor,
+    neg: Tensor,
+    types: Tensor,
+    valid: Tensor | None = None,
+    n_types: int = len(HARD_NEGATIVE_TYPES),
+    reduce=all_reduce_sum,
+) -> tuple[Tensor, Tensor]:
     """Eq. 5's statistic, detached: per type [n_types], the mean of S(I,T) - S(I,T_k) over its valid negatives in the
     batch of every process, and their number (`reduce` sums the [sums | counts] vector across processes)."""
     gap = (pos[:, None] - neg).detach().float()
     valid = torch.ones_like(gap, dtype=torch.bool) if valid is None else valid.to(torch.bool)
-    onehot = F.one_hot(types.long(), n_types).float() * valid[..., None]              # [B, K, n_types]
+    onehot = F.one_hot(types.long(), n_types).float() * valid[..., None]  # [B, K, n_types]
     sums = torch.einsum("bk,bkn->n", torch.where(valid, gap, torch.zeros_like(gap)), onehot)
     both = reduce(torch.cat([sums, onehot.sum((0, 1))]))
     return both[:n_types] / both[n_types:].clamp(min=1), both[n_types:]
 
 # %% ../../nbs/31_ceclip.losses.ipynb #183b069c
-def next_thresholds(prev: Tensor, gap: Tensor, count: Tensor, u: float = 10.0, clamp_zero: bool = False,
-                    scale: Tensor | float | None = None) -> Tensor:
+def next_thresholds(
+    prev: Tensor,
+    gap: Tensor,
+    count: Tensor,
+    u: float = 10.0,
+    clamp_zero: bool = False,
+    scale: Tensor | float | None = None,
+) -> Tensor:
     """Eq. 7: Th_k <- min(u, gap_k) from the step's statistic (`threshold_stats`), per type; with `clamp_zero` also
     >= 0 (the release); a type without a valid negative in the step (count 0) keeps its threshold. With `scale` (cosine
-    units: the logit scale of the step that measured `gap`) the logit gap is divided by it first: the mean cosine gap."""
+    units: the logit scale of the step that measured `gap`) the logit gap is divided by it first: the mean cosine
+    gap."""
     gap = gap.detach().to(device=prev.device, dtype=prev.dtype)
-    if scale is not None: gap = gap / torch.as_tensor(scale).detach().to(gap)
+    if scale is not None:
+        gap = gap / torch.as_tensor(scale).detach().to(gap)
     new = gap.clamp(max=u)
-    if clamp_zero: new = new.clamp(min=0)
+    if clamp_zero:
+        new = new.clamp(min=0)
     return torch.where(count.to(prev.device) > 0, new, prev)
 
 # %% ../../nbs/31_ceclip.losses.ipynb #53e5afd1
 def thresholds_in_logits(thresholds: Tensor, scale: Tensor | float, units: str = "logit") -> Tensor:
     """The thresholds [n_types] as the hinge (Eq. 6) compares them with logit gaps: unchanged in `units` logit; in
     `units` cosine (margins m on the cosine, S = s cos) s m, with the current logit scale `scale` (detached)."""
-    if units == "logit": return thresholds
-    if units != "cosine": raise ValueError(f"threshold units must be 'logit' or 'cosine', got {units!r}")
+    if units == "logit":
+        return thresholds
+    if units != "cosine":
+        raise ValueError(f"threshold units must be 'logit' or 'cosine', got {units!r}")
     return thresholds * torch.as_tensor(scale).detach().to(thresholds)
 
 # %% ../../nbs/31_ceclip.losses.ipynb #658266a3
-def ceclip_logits(image: Tensor, text: Tensor, negatives: Tensor, geometry, scale: Tensor | float, valid: Tensor | None = None,
-                  *, all_image=None, all_text=None, all_negatives=None, all_valid=None, offset: int | None = None) -> dict:
+def ceclip_logits(
+    image: Tensor,
+    text: Tensor,
+    negatives: Tensor,
+    geometry,
+    scale: Tensor | float,
+    valid: Tensor | None = None,
+    *,
+    all_image=None,
+    all_text=None,
+    all_negatives=None,
+    all_valid=None,
+    offset: int | None = None,
+) -> dict:
     """Every similarity of the CE-CLIP losses, S = `geometry.logits` (scale x cosine on CLIP's sphere), from `image`,
     `text` [B, D] and hard `negatives` [B, K, D] (`valid` [B, K]); images, captions and negatives are gathered with
     gradient from every process (or given as `all_*`: [N, D], [N, D], [N*K, D], [N*K]); row i's own is `offset + i`."""
-    if negatives.ndim != 3 or image.shape != text.shape or negatives.shape[0] != image.shape[0] or negatives.shape[2] != image.shape[1]:
-        raise ValueError(f"image, text, negatives: expected [B, D], [B, D], [B, K, D], got {tuple(image.shape)}, "
-                         f"{tuple(text.shape)}, {tuple(negatives.shape)}")
+    if (
+        negatives.ndim != 3
+        or image.shape != text.shape
+        or negatives.shape[0] != image.shape[0]
+        or negatives.shape[2] != image.shape[1]
+    ):
+        raise ValueError(
+            f"image, text, negatives: expected [B, D], [B, D], [B, K, D], got {tuple(image.shape)}, "
+            f"{tuple(text.shape)}, {tuple(negatives.shape)}"
+        )
     B, K, D = negatives.shape
-    if offset is None: offset = dist_info()[0] * B
+    if offset is None:
+        offset = dist_info()[0] * B
     valid = torch.ones(B, K, dtype=torch.bool, device=negatives.device) if valid is None else valid.to(torch.bool)
     all_text = gather_with_grad(text) if all_text is None else all_text
     all_image = gather_with_grad(image) if all_image is None else all_image
     all_negatives = gather_with_grad(negatives.reshape(B * K, D)) if all_negatives is None else all_negatives
-    all_valid = (gather_with_grad(valid.reshape(-1).float()) > 0.5) if all_valid is None else all_valid.reshape(-1).to(torch.bool)
+    all_valid = (
+        (gather_with_grad(valid.reshape(-1).float()) > 0.5)
+        if all_valid is None
+        else all_valid.reshape(-1).to(torch.bool)
+    )
     i2t, t2i = geometry.logits(image, all_text, scale), geometry.logits(text, all_image, scale)
     i2n, tt_all = geometry.logits(image, all_negatives, scale), geometry.logits(text, all_negatives, scale)
     r, N = torch.arange(B, device=image.device), all_text.shape[0]
     own = r + offset
-    return {"i2t": i2t, "t2i": t2i, "i2n": i2n, "tt_all": tt_all, "neg_valid": all_valid, "valid": valid, "offset": offset,
-            "pos": i2t[r, own], "neg": i2n.view(B, N, K)[r, own], "tt": tt_all.view(B, N, K)[r, own]}
+    return {
+        "i2t": i2t,
+        "t2i": t2i,
+        "i2n": i2n,
+        "tt_all": tt_all,
+        "neg_valid": all_valid,
+        "valid": valid,
+        "offset": offset,
+        "pos": i2t[r, own],
+        "neg": i2n.view(B, N, K)[r, own],
+        "tt": tt_all.view(B, N, K)[r, own],
+    }
 
 # %% ../../nbs/31_ceclip.losses.ipynb #da81c573
-def ceclip_loss(sims: dict, types: Tensor, thresholds: Tensor, imc_weight: float = 0.2, cmr_weight: float = 0.4,
-                imc_variant: str = "paper", contrastive_hard_negatives: bool = True, reduce=all_reduce_sum,
-                itc_variant: str = "release", reduction: str = "mean") -> dict:
+def ceclip_loss(
+    sims: dict,
+    types: Tensor,
+    thresholds: Tensor,
+    imc_weight: float = 0.2,
+    cmr_weight: float = 0.4,
+    imc_variant: str = "paper",
+    contrastive_hard_negatives: bool = True,
+    reduce=all_reduce_sum,
+    itc_variant: str = "release",
+    reduction: str = "mean",
+) -> dict:
     """Eq. 8 from `ceclip_logits`: L = L_itc(hn) + imc_weight L_imc + cmr_weight L_cmr (the paper's alpha and beta) with
-    the step's `thresholds` [n_types] (logit units) and the negatives' `types` [B, K]. `itc_variant` release: each image's
+    the step's `thresholds` [n_types] (logit units) and the negatives' `types` [B, K]. `itc_variant` release: each
+    image's
     softmax holds every negative of the batch; paper: its own only. `reduction` mean: each term's mean; sum: the paper's
     sums / B (per sample). Returns 'loss', the terms (detached; L_itc(hn) as 'contrastive', the name of the image-text
     contrastive term in every method), per type the thresholds used (`th_<type>`), the gap statistic for the next ones
     (`gap_<type>`, `n_<type>`), and `hn_acc`."""
     s = sims
-    if itc_variant not in ("release", "paper"): raise ValueError(f"itc_variant must be 'release' or 'paper', got {itc_variant!r}")
-    hn = ((s["i2n"], s["neg_valid"]) if itc_variant == "release" else (s["neg"], s["valid"])) if contrastive_hard_negatives else (None, None)
+    if itc_variant not in ("release", "paper"):
+        raise ValueError(f"itc_variant must be 'release' or 'paper', got {itc_variant!r}")
+    hn = (
+        ((s["i2n"], s["neg_valid"]) if itc_variant == "release" else (s["neg"], s["valid"]))
+        if contrastive_hard_negatives
+        else (None, None)
+    )
     con = itc_hn_loss(s["i2t"], s["t2i"], *hn, s["offset"], reduction)
     imc = imc_loss(s["pos"], s["tt"], s["valid"], imc_variant, s["tt_all"], reduction)
     cmr = cmr_loss(s["pos"], s["neg"], thresholds, types, s["valid"], reduction)
-    if reduction == "sum": con, imc, cmr = (x / len(s["pos"]) for x in (con, imc, cmr))    # the paper's sums, per sample
-    total = con + (imc_weight * imc if imc_weight else 0) + (cmr_weight * cmr if cmr_weight else 0)    # a zero weight adds nothing at all
+    if reduction == "sum":
+        con, imc, cmr = (x / len(s["pos"]) for x in (con, imc, cmr))  # the paper's sums, per sample
+    total = (
+        con + (imc_weight * imc if imc_weight else 0) + (cmr_weight * cmr if cmr_weight else 0)
+    )  # a zero weight adds nothing at all
     gap, count = threshold_stats(s["pos"], s["neg"], types, s["valid"], len(thresholds), reduce)
     acc = masked_mean((s["pos"][:, None] > s["neg"]).float(), s["valid"]).detach()
     parts = {"loss": total, "contrastive": con.detach(), "imc": imc.detach(), "cmr": cmr.detach(), "hn_acc": acc}
-    names = HARD_NEGATIVE_TYPES if len(thresholds) == len(HARD_NEGATIVE_TYPES) else [str(j) for j in range(len(thresholds))]
+    names = (
+        HARD_NEGATIVE_TYPES if len(thresholds) == len(HARD_NEGATIVE_TYPES) else [str(j) for j in range(len(thresholds))]
+    )
     for j, t in enumerate(names):
         parts.update({f"th_{t}": thresholds[j].detach(), f"gap_{t}": gap[j], f"n_{t}": count[j]})
     return parts

@@ -19,39 +19,86 @@ __all__ = ['CECLIPParams', 'CECLIP']
 @dataclass
 class CECLIPParams:
     "Keys of the `ceclip` method (`method.ceclip.*`): loss weights, ablations, the thresholds, released-code choices."
-    imc_weight: float = doc(0.2, "weight alpha of the intra-modal contrast (Eq. 8; paper 0.2, current release 0.3); 0: Table 4 without IMC", min=0,
-                            renamed_from="alpha")
-    cmr_weight: float = doc(0.4, "weight beta of the cross-modal rank (Eq. 8; paper 0.4, current release 0.2); 0: Table 4 without CMR", min=0,
-                            renamed_from="beta")
-    contrastive_hard_negatives: bool = doc(True, "add the hard negatives to the image->text softmax (Eq. 2); false: CLIP's ITC (Eq. 1)",
-                                           renamed_from="itc_hard_negatives")
-    imc_variant: str = doc("paper", "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch negatives unmasked", choices=("paper", "release"),
-                           renamed_from="imc_form")
-    threshold: str = doc("adaptive", "adaptive: Eq. 7, min(u, previous step's mean gap) per type | fixed: threshold_value (Fig. 5a)", choices=("adaptive", "fixed"))
-    threshold_value: float = doc(5.0, "the fixed threshold of every type, in threshold_units (Fig. 5a: 2, 5, 10 logits at scale 100 = cosine 0.02, 0.05, 0.1)", min=0)
-    u: float = doc(10.0, "upper bound of the adaptive thresholds (Eq. 7), in threshold_units (the paper: 10 logits at scale 100 = cosine 0.1)", min=0)
+
+    imc_weight: float = doc(
+        0.2,
+        "weight alpha of the intra-modal contrast (Eq. 8; paper 0.2, current release 0.3); 0: Table 4 without IMC",
+        min=0,
+        renamed_from="alpha",
+    )
+    cmr_weight: float = doc(
+        0.4,
+        "weight beta of the cross-modal rank (Eq. 8; paper 0.4, current release 0.2); 0: Table 4 without CMR",
+        min=0,
+        renamed_from="beta",
+    )
+    contrastive_hard_negatives: bool = doc(
+        True,
+        "add the hard negatives to the image->text softmax (Eq. 2); false: CLIP's ITC (Eq. 1)",
+        renamed_from="itc_hard_negatives",
+    )
+    imc_variant: str = doc(
+        "paper",
+        "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch "
+        "negatives unmasked",
+        choices=("paper", "release"),
+        renamed_from="imc_form",
+    )
+    threshold: str = doc(
+        "adaptive",
+        "adaptive: Eq. 7, min(u, previous step's mean gap) per type | fixed: threshold_value (Fig. 5a)",
+        choices=("adaptive", "fixed"),
+    )
+    threshold_value: float = doc(
+        5.0,
+        "the fixed threshold of every type, in threshold_units (Fig. 5a: 2, 5, 10 logits at scale 100 = cosine 0.02, "
+        "0.05, 0.1)",
+        min=0,
+    )
+    u: float = doc(
+        10.0,
+        "upper bound of the adaptive thresholds (Eq. 7), in threshold_units (the paper: 10 logits at scale 100 = "
+        "cosine 0.1)",
+        min=0,
+    )
     clamp_zero: bool = doc(False, "release: the adaptive thresholds are clamped at 0 from below")
     reset_each_epoch: bool = doc(False, "release: the adaptive thresholds are reset to 0 at the start of each epoch")
-    threshold_units: str = doc("logit", "units of u and threshold_value: logit (the paper's, at its scale 100) | cosine: cosine margins, times the current logit scale in the hinge (the paper's u = 10 and fixed 2/5/10 are 0.1 and 0.02/0.05/0.1)",
-                               choices=("logit", "cosine"))
-    itc_variant: str = doc("release", "hard negatives in the image->text softmax (Eq. 2): release: every negative of the batch (NegCLIP) | paper: each image's own negatives only",
-                           choices=("release", "paper"))
-    reduction: str = doc("mean", "mean: each term averaged (ITC : IMC : CMR at 1/2 : 1 : 1/4 of the paper's weights) | sum: the paper's sums (Eq. 2, 3, 6) divided by the batch size",
-                         choices=("mean", "sum"))
+    threshold_units: str = doc(
+        "logit",
+        "units of u and threshold_value: logit (the paper's, at its scale 100) | cosine: cosine margins, times the "
+        "current logit scale in the hinge (the paper's u = 10 and fixed 2/5/10 are 0.1 and 0.02/0.05/0.1)",
+        choices=("logit", "cosine"),
+    )
+    itc_variant: str = doc(
+        "release",
+        "hard negatives in the image->text softmax (Eq. 2): release: every negative of the batch (NegCLIP) | paper: "
+        "each image's own negatives only",
+        choices=("release", "paper"),
+    )
+    reduction: str = doc(
+        "mean",
+        "mean: each term averaged (ITC : IMC : CMR at 1/2 : 1 : 1/4 of the paper's weights) | sum: the paper's sums "
+        "(Eq. 2, 3, 6) divided by the batch size",
+        choices=("mean", "sum"),
+    )
 
 # %% ../../nbs/33_ceclip.method.ipynb #8331a2bd
 @register_method
 class CECLIP(Method):
-    """CE-CLIP (Zhang et al., 2023): ITC with hard negatives + intra-modal contrast + cross-modal rank with adaptive thresholds.
-    The method state is the per-type thresholds (Eq. 7), in `threshold_units`: updated after each step, reset per epoch as
+    """CE-CLIP (Zhang et al., 2023): ITC with hard negatives + intra-modal contrast + cross-modal rank with adaptive
+    thresholds.
+    The method state is the per-type thresholds (Eq. 7), in `threshold_units`: updated after each step, reset per epoch
+    as
     released if asked; the hinge gets them in logits (cosine margins times the step's logit scale)."""
+
     name = "ceclip"
     head = "euclidean"
-    needs = frozenset({"images", "captions", "hard_negatives"})   # + hard_negative_types, hard_negatives_valid
+    needs = frozenset({"images", "captions", "hard_negatives"})  # + hard_negative_types, hard_negatives_valid
     Params = CECLIPParams
+
     def __init__(self, params=None):
         super().__init__(params)
-        validate(self.params, "method.ceclip.")          # the `doc` rules: a wrong value fails here, not at step N
+        validate(self.params, "method.ceclip.")  # the `doc` rules: a wrong value fails here, not at step N
         self.thresholds, self.epoch = self.initial_thresholds(), 0
 
     def initial_thresholds(self) -> torch.Tensor:
@@ -68,26 +115,47 @@ class CECLIP(Method):
     def after_step(self, parts: dict) -> None:
         """Eq. 7 from the step's (process-reduced) gap statistics: Th_k <- min(u, gap_k) per type (adaptive only); in
         cosine units the logit gap is first divided by the step's `logit_scale` (one of the parts)."""
-        if self.params.threshold != "adaptive": return
+        if self.params.threshold != "adaptive":
+            return
         gap, n = (torch.stack([parts[f"{k}_{t}"] for t in HARD_NEGATIVE_TYPES]) for k in ("gap", "n"))
         scale = parts["logit_scale"] if self.params.threshold_units == "cosine" else None
-        self.thresholds = next_thresholds(self.thresholds.to(gap.device), gap, n, self.params.u, self.params.clamp_zero, scale)
+        self.thresholds = next_thresholds(
+            self.thresholds.to(gap.device), gap, n, self.params.u, self.params.clamp_zero, scale
+        )
 
-    def state_dict(self) -> dict: return {"thresholds": self.thresholds.detach().cpu().clone(), "epoch": self.epoch}
+    def state_dict(self) -> dict:
+        return {"thresholds": self.thresholds.detach().cpu().clone(), "epoch": self.epoch}
+
     def load_state_dict(self, state: dict) -> None:
         self.thresholds, self.epoch = state["thresholds"].detach().clone().float(), int(state["epoch"])
 
     def loss(self, model, batch):
-        "Eq. 8 on the batch: the distinct captions and hard negatives through the text tower in one call; `ceclip_loss`'s parts."
+        """Eq. 8 on the batch: the distinct captions and hard negatives through the text tower in one call;
+        `ceclip_loss`'s parts."""
         p = self.params
         B, K, L = batch.hard_negatives.shape
         tokens = torch.cat([batch.captions, batch.hard_negatives.reshape(B * K, L)])
-        uniq, inv = torch.unique(tokens, dim=0, return_inverse=True)   # a missing negative is its caption: encoded once
+        uniq, inv = torch.unique(tokens, dim=0, return_inverse=True)  # a missing negative is its caption: encoded once
         out = model(images=batch.images, texts=uniq)
         text = out["text"][inv]
-        sims = ceclip_logits(out["image"], text[:B], text[B:].view(B, K, -1), unwrap_model(model).geometry,
-                             out["logit_scale"], batch.hard_negatives_valid)
+        sims = ceclip_logits(
+            out["image"],
+            text[:B],
+            text[B:].view(B, K, -1),
+            unwrap_model(model).geometry,
+            out["logit_scale"],
+            batch.hard_negatives_valid,
+        )
         th = thresholds_in_logits(self.thresholds.to(text.device), out["logit_scale"], p.threshold_units)
-        parts = ceclip_loss(sims, batch.hard_negative_types, th, p.imc_weight, p.cmr_weight, p.imc_variant,
-                            p.contrastive_hard_negatives, itc_variant=p.itc_variant, reduction=p.reduction)
+        parts = ceclip_loss(
+            sims,
+            batch.hard_negative_types,
+            th,
+            p.imc_weight,
+            p.cmr_weight,
+            p.imc_variant,
+            p.contrastive_hard_negatives,
+            itc_variant=p.itc_variant,
+            reduction=p.reduction,
+        )
         return {**parts, "logit_scale": out["logit_scale"].detach()}

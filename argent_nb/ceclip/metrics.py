@@ -16,12 +16,13 @@ from torch import Tensor
 from ..core.config import doc
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.geometry import Geometry
-from ..datasets.compositional import (SUGARCREPE_FILES, VALSE_INSTRUMENTS, VLC_CATEGORIES, CompImages, CompItem,
-                                              load_aro, load_sugarcrepe, load_valse, load_vlchecklist)
+from ..datasets.compositional import SUGARCREPE_FILES, VALSE_INSTRUMENTS, VLC_CATEGORIES, CompImages, CompItem
+from ..datasets.compositional import load_aro, load_sugarcrepe, load_valse, load_vlchecklist
 from ..eval.kit import hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
 from ..eval.controls import hiershapes_foil_embeddings
-from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts
+from ..eval.suite import register_benchmark
 from ..core.schema import EvalCfg
 from ..datasets.common import open_first_images
 
@@ -34,33 +35,47 @@ __all__ = ['ARO_SYMMETRIC_RELATIONS', 'strict_wins', 'group_accuracy', 'macro_ac
 # %% ../../nbs/32_ceclip.metrics.ipynb #025846a9
 def _score_rows(x, name: str) -> list[np.ndarray]:
     "Scores as N 1-D float arrays: from an array [N] or [N, K] or a sequence of N sequences; none empty, no NaN."
-    if isinstance(x, Tensor): x = x.detach().cpu().double().numpy()
-    rows = [np.atleast_1d(np.asarray(r, dtype=np.float64)) for r in (x if not isinstance(x, np.ndarray) or x.ndim > 1 else x[:, None])]
+    if isinstance(x, Tensor):
+        x = x.detach().cpu().double().numpy()
+    rows = [
+        np.atleast_1d(np.asarray(r, dtype=np.float64))
+        for r in (x if not isinstance(x, np.ndarray) or x.ndim > 1 else x[:, None])
+    ]
     for i, r in enumerate(rows):
-        if r.ndim != 1 or r.size == 0: raise ValueError(f"{name}[{i}]: expected a non-empty list of scores, got shape {r.shape}")
-        if np.isnan(r).any(): raise ValueError(f"{name}[{i}] has a NaN score: {r.tolist()}")
+        if r.ndim != 1 or r.size == 0:
+            raise ValueError(f"{name}[{i}]: expected a non-empty list of scores, got shape {r.shape}")
+        if np.isnan(r).any():
+            raise ValueError(f"{name}[{i}] has a NaN score: {r.tolist()}")
     return rows
 
+
 def strict_wins(pos, neg) -> np.ndarray:
-    "Bool [N]: item i is right iff min of its true-caption scores > max of its foil scores (ties wrong, CE-CLIP sec. 4.1)."
+    """Bool [N]: item i is right iff min of its true-caption scores > max of its foil scores
+    (ties wrong, CE-CLIP sec. 4.1)."""
     P, Q = _score_rows(pos, "pos"), _score_rows(neg, "neg")
-    if len(P) != len(Q): raise ValueError(f"pos has {len(P)} items but neg has {len(Q)}")
+    if len(P) != len(Q):
+        raise ValueError(f"pos has {len(P)} items but neg has {len(Q)}")
     return np.array([p.min() > q.max() for p, q in zip(P, Q)], dtype=bool)
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #750c5a25
 def group_accuracy(correct, groups: Sequence[str], min_count: int = 1, exclude: Sequence[str] = ()) -> dict[str, float]:
-    "Accuracy per group of `correct` (bool [N]) by `groups` ([N] names), for groups not in `exclude` with >= `min_count` items."
+    """Accuracy per group of `correct` (bool [N]) by `groups` ([N] names), for groups not in `exclude` with >=
+    `min_count` items."""
     c = np.asarray(correct)
-    if c.dtype != bool or c.ndim != 1: raise ValueError(f"correct must be a 1-D bool array, got dtype {c.dtype} and shape {c.shape}")
-    if len(groups) != len(c): raise ValueError(f"{len(groups)} group names for {len(c)} items")
+    if c.dtype != bool or c.ndim != 1:
+        raise ValueError(f"correct must be a 1-D bool array, got dtype {c.dtype} and shape {c.shape}")
+    if len(groups) != len(c):
+        raise ValueError(f"{len(groups)} group names for {len(c)} items")
     if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) or min_count < 1:
         raise ValueError(f"min_count must be a positive integer, got {min_count!r}")
     g, drop = np.asarray(list(groups), dtype=object), set(exclude)
     out = {}
     for name in dict.fromkeys(groups):
         m = g == name
-        if name not in drop and m.sum() >= min_count: out[name] = float(c[m].mean())
+        if name not in drop and m.sum() >= min_count:
+            out[name] = float(c[m].mean())
     return out
+
 
 def macro_accuracy(correct, groups: Sequence[str], min_count: int = 1, exclude: Sequence[str] = ()) -> float:
     "Mean of `group_accuracy` over the groups kept (NaN when none is kept)."
@@ -69,50 +84,191 @@ def macro_accuracy(correct, groups: Sequence[str], min_count: int = 1, exclude: 
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #962e672d
 ARO_SYMMETRIC_RELATIONS = (
-    "adjusting", "attached to", "between", "bigger than", "biting", "boarding", "brushing", "chewing", "cleaning",
-    "climbing", "close to", "coming from", "coming out of", "contain", "crossing", "dragging", "draped over", "drinking",
-    "drinking from", "driving", "driving down", "driving on", "eating from", "eating in", "enclosing", "exiting", "facing",
-    "filled with", "floating in", "floating on", "flying", "flying above", "flying in", "flying over", "flying through",
-    "full of", "going down", "going into", "going through", "grazing in", "growing in", "growing on", "guiding",
-    "hanging from", "hanging in", "hanging off", "hanging over", "higher than", "holding onto", "hugging", "in between",
-    "jumping off", "jumping on", "jumping over", "kept in", "larger than", "leading", "leaning over", "leaving", "licking",
-    "longer than", "looking in", "looking into", "looking out", "looking over", "looking through", "lying next to",
-    "lying on top of", "making", "mixed with", "mounted on", "moving", "on the back of", "on the edge of",
-    "on the front of", "on the other side of", "opening", "painted on", "parked at", "parked beside", "parked by",
-    "parked in", "parked in front of", "parked near", "parked next to", "perched on", "petting", "piled on", "playing",
-    "playing in", "playing on", "playing with", "pouring", "reaching for", "reading", "reflected on", "riding on",
-    "running in", "running on", "running through", "seen through", "sitting behind", "sitting beside", "sitting by",
-    "sitting in front of", "sitting near", "sitting next to", "sitting under", "skiing down", "skiing on", "sleeping in",
-    "sleeping on", "smiling at", "sniffing", "splashing", "sprinkled on", "stacked on", "standing against",
-    "standing around", "standing behind", "standing beside", "standing in front of", "standing near", "standing next to",
-    "staring at", "stuck in", "surrounding", "swimming in", "swinging", "talking to", "topped with", "touching",
-    "traveling down", "traveling on", "tying", "typing on", "underneath", "wading in", "waiting for", "walking across",
-    "walking by", "walking down", "walking next to", "walking through", "working in", "working on", "worn on",
-    "wrapped around", "wrapped in")
+    "adjusting",
+    "attached to",
+    "between",
+    "bigger than",
+    "biting",
+    "boarding",
+    "brushing",
+    "chewing",
+    "cleaning",
+    "climbing",
+    "close to",
+    "coming from",
+    "coming out of",
+    "contain",
+    "crossing",
+    "dragging",
+    "draped over",
+    "drinking",
+    "drinking from",
+    "driving",
+    "driving down",
+    "driving on",
+    "eating from",
+    "eating in",
+    "enclosing",
+    "exiting",
+    "facing",
+    "filled with",
+    "floating in",
+    "floating on",
+    "flying",
+    "flying above",
+    "flying in",
+    "flying over",
+    "flying through",
+    "full of",
+    "going down",
+    "going into",
+    "going through",
+    "grazing in",
+    "growing in",
+    "growing on",
+    "guiding",
+    "hanging from",
+    "hanging in",
+    "hanging off",
+    "hanging over",
+    "higher than",
+    "holding onto",
+    "hugging",
+    "in between",
+    "jumping off",
+    "jumping on",
+    "jumping over",
+    "kept in",
+    "larger than",
+    "leading",
+    "leaning over",
+    "leaving",
+    "licking",
+    "longer than",
+    "looking in",
+    "looking into",
+    "looking out",
+    "looking over",
+    "looking through",
+    "lying next to",
+    "lying on top of",
+    "making",
+    "mixed with",
+    "mounted on",
+    "moving",
+    "on the back of",
+    "on the edge of",
+    "on the front of",
+    "on the other side of",
+    "opening",
+    "painted on",
+    "parked at",
+    "parked beside",
+    "parked by",
+    "parked in",
+    "parked in front of",
+    "parked near",
+    "parked next to",
+    "perched on",
+    "petting",
+    "piled on",
+    "playing",
+    "playing in",
+    "playing on",
+    "playing with",
+    "pouring",
+    "reaching for",
+    "reading",
+    "reflected on",
+    "riding on",
+    "running in",
+    "running on",
+    "running through",
+    "seen through",
+    "sitting behind",
+    "sitting beside",
+    "sitting by",
+    "sitting in front of",
+    "sitting near",
+    "sitting next to",
+    "sitting under",
+    "skiing down",
+    "skiing on",
+    "sleeping in",
+    "sleeping on",
+    "smiling at",
+    "sniffing",
+    "splashing",
+    "sprinkled on",
+    "stacked on",
+    "standing against",
+    "standing around",
+    "standing behind",
+    "standing beside",
+    "standing in front of",
+    "standing near",
+    "standing next to",
+    "staring at",
+    "stuck in",
+    "surrounding",
+    "swimming in",
+    "swinging",
+    "talking to",
+    "topped with",
+    "touching",
+    "traveling down",
+    "traveling on",
+    "tying",
+    "typing on",
+    "underneath",
+    "wading in",
+    "waiting for",
+    "walking across",
+    "walking by",
+    "walking down",
+    "walking next to",
+    "walking through",
+    "working in",
+    "working on",
+    "worn on",
+    "wrapped around",
+    "wrapped in",
+)
 "Relations ARO's release drops from the VG-Relation macro average (from memory of its README; see above)."
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #799c7099
-def aro_accuracy(correct, groups: Sequence[str], split: str, drop_symmetric: bool = True, min_count: int = 25) -> dict[str, float]:
+def aro_accuracy(
+    correct, groups: Sequence[str], split: str, drop_symmetric: bool = True, min_count: int = 25
+) -> dict[str, float]:
     """ARO's macro accuracy of one split: "relation" = mean over relations (less `ARO_SYMMETRIC_RELATIONS` when
     `drop_symmetric`); "attribution" = mean over attribute pairs with >= `min_count` items. Returns
     {"macro", "groups" (groups averaged), "items" (items in them)}."""
-    if split == "relation": kw = dict(exclude=ARO_SYMMETRIC_RELATIONS if drop_symmetric else ())
-    elif split == "attribution": kw = dict(min_count=min_count)
-    else: raise ValueError(f"ARO split must be 'relation' or 'attribution', got {split!r}")
+    if split == "relation":
+        kw = dict(exclude=ARO_SYMMETRIC_RELATIONS if drop_symmetric else ())
+    elif split == "attribution":
+        kw = dict(min_count=min_count)
+    else:
+        raise ValueError(f"ARO split must be 'relation' or 'attribution', got {split!r}")
     acc = group_accuracy(correct, groups, **kw)
-    return {"macro": float(np.mean(list(acc.values()))) if acc else math.nan, "groups": float(len(acc)),
-            "items": float(sum(g in acc for g in groups))}
+    return {
+        "macro": float(np.mean(list(acc.values()))) if acc else math.nan,
+        "groups": float(len(acc)),
+        "items": float(sum(g in acc for g in groups)),
+    }
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #a1bbc674
 def valse_keep(votes, min_votes: int = 2) -> np.ndarray:
     "Bool [N]: VALSE items whose caption got at least `min_votes` of the 3 mturk votes (`mturk.caption`)."
     v = np.asarray(votes)
-    if v.ndim != 1 or not np.issubdtype(v.dtype, np.integer): raise ValueError(f"votes must be a 1-D integer array, got {v.dtype} {v.shape}")
+    if v.ndim != 1 or not np.issubdtype(v.dtype, np.integer):
+        raise ValueError(f"votes must be a 1-D integer array, got {v.dtype} {v.shape}")
     return v >= min_votes
+
 
 def first_per_source(sources: Sequence[str], k: int = 1000) -> np.ndarray:
     "Bool [N]: the first `k` items (in file order) of each source."
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1: raise ValueError(f"k must be a positive integer, got {k!r}")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be a positive integer, got {k!r}")
     seen, out = {}, np.zeros(len(sources), dtype=bool)
     for i, s in enumerate(sources):
         seen[s] = seen.get(s, 0) + 1
@@ -121,57 +277,81 @@ def first_per_source(sources: Sequence[str], k: int = 1000) -> np.ndarray:
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #41e18e9e
 def selection(name: str, items: Sequence[CompItem], min_votes: int = 2, per_source: int = 1000) -> np.ndarray:
-    "Bool [N]: the items benchmark `name` scores: VALSE's mturk filter, VL-CheckList's first `per_source` per source, else all."
-    if name == "valse": return valse_keep(np.array([it.votes for it in items], dtype=np.int64), min_votes)
-    if name == "vlchecklist": return first_per_source([it.source for it in items], per_source)
-    if name in ("aro", "sugarcrepe"): return np.ones(len(items), dtype=bool)
+    """Bool [N]: the items benchmark `name` scores: VALSE's mturk filter, VL-CheckList's first `per_source` per
+    source, else all."""
+    if name == "valse":
+        return valse_keep(np.array([it.votes for it in items], dtype=np.int64), min_votes)
+    if name == "vlchecklist":
+        return first_per_source([it.source for it in items], per_source)
+    if name in ("aro", "sugarcrepe"):
+        return np.ones(len(items), dtype=bool)
     raise ValueError(f"unknown compositional benchmark {name!r}; expected aro | valse | vlchecklist | sugarcrepe")
 
+
 def group_scores(prefix: str, correct, groups: Sequence[str], order: Sequence[str] = ()) -> dict[str, float]:
-    "`<prefix>_<group>` accuracy per group (groups in `order` first), `<prefix>_mean` over the groups, `<prefix>_items`."
+    """`<prefix>_<group>` accuracy per group (groups in `order` first), `<prefix>_mean` over the groups,
+    `<prefix>_items`."""
     acc = group_accuracy(correct, groups)
     acc = {g: acc[g] for g in order if g in acc} | acc
     out = {f"{prefix}_{key_safe(g).lower()}": v for g, v in acc.items()}
-    if len(out) != len(acc): raise ValueError(f"{prefix}: group names {list(acc)} collide as metric keys")
-    return out | {f"{prefix}_mean": float(np.mean(list(acc.values()))) if acc else math.nan, f"{prefix}_items": float(len(groups))}
+    if len(out) != len(acc):
+        raise ValueError(f"{prefix}: group names {list(acc)} collide as metric keys")
+    return out | {
+        f"{prefix}_mean": float(np.mean(list(acc.values()))) if acc else math.nan,
+        f"{prefix}_items": float(len(groups)),
+    }
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #5bba921b
-def _pair_scores(geometry: Geometry, img: Tensor, txt: Tensor, it_idx: Tensor, tx_idx: Tensor, chunk: int) -> np.ndarray:
+def _pair_scores(
+    geometry: Geometry, img: Tensor, txt: Tensor, it_idx: Tensor, tx_idx: Tensor, chunk: int
+) -> np.ndarray:
     "`geometry.similarity(img[it_idx], txt[tx_idx])` [M] as float64, `chunk` pairs at a time."
     out = []
     with torch.no_grad():
         for s in range(0, len(it_idx), chunk):
-            out.append(geometry.similarity(img[it_idx[s:s + chunk]], txt[tx_idx[s:s + chunk]]).double().cpu())
+            out.append(geometry.similarity(img[it_idx[s : s + chunk]], txt[tx_idx[s : s + chunk]]).double().cpu())
     return torch.cat(out).numpy() if out else np.zeros(0)
 
-def compositional_correct(model, items: Sequence[CompItem], image_size: int = 224, batch_size: int = 256,
-                          accelerator=None, chunk: int = 65536) -> np.ndarray:
+
+def compositional_correct(
+    model, items: Sequence[CompItem], image_size: int = 224, batch_size: int = 256, accelerator=None, chunk: int = 65536
+) -> np.ndarray:
     """Bool [N]: `strict_wins` of every item, scored by the model's own similarity (`model.geometry.similarity`)
     between the item's image (or box crop) and each of its true captions and foils."""
-    if not items: raise ValueError("no items to score")
+    if not items:
+        raise ValueError("no items to score")
     ims = CompImages(list(items), image_size)
-    img = embed_dataset(model, ims, ["images"], batch_size, accelerator)["images"][ims.rows]          # [N, D]
+    img = embed_dataset(model, ims, ["images"], batch_size, accelerator)["images"][ims.rows]  # [N, D]
     texts = list(dict.fromkeys(t for it in items for t in (*it.pos, *it.neg)))
     row, txt = {t: k for k, t in enumerate(texts)}, encode_texts(model, texts, batch_size, accelerator)
     it_idx = torch.tensor([i for i, it in enumerate(items) for _ in (*it.pos, *it.neg)])
     tx_idx = torch.tensor([row[t] for it in items for t in (*it.pos, *it.neg)])
     s, pos, neg, k = _pair_scores(model.geometry, img, txt, it_idx, tx_idx, chunk), [], [], 0
     for it in items:
-        pos.append(s[k:k + len(it.pos)]); k += len(it.pos)
-        neg.append(s[k:k + len(it.neg)]); k += len(it.neg)
+        pos.append(s[k : k + len(it.pos)])
+        k += len(it.pos)
+        neg.append(s[k : k + len(it.neg)])
+        k += len(it.neg)
     return strict_wins(pos, neg)
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #de607b41
 def _slot_accuracy(right: Tensor, slots: Tensor, valid: Tensor, name: str) -> dict[str, float]:
     "{name: accuracy over the valid foils among `slots` (NaN without one), name_invalid: the invalid ones among them}."
     m = slots & valid
-    return {name: float(right[m].double().mean()) if m.any() else math.nan, f"{name}_invalid": float((slots & ~valid).sum())}
+    return {
+        name: float(right[m].double().mean()) if m.any() else math.nan,
+        f"{name}_invalid": float((slots & ~valid).sum()),
+    }
+
 
 def _nanmean(vals) -> float:
     vals = [v for v in vals if not math.isnan(v)]
     return float(np.mean(vals)) if vals else math.nan
 
-def foil_accuracy(image_emb, caption_emb, foil_emb, foil_types, foil_valid, geometry: Geometry, foil_binding=None) -> dict[str, float]:
+
+def foil_accuracy(
+    image_emb, caption_emb, foil_emb, foil_types, foil_valid, geometry: Geometry, foil_binding=None
+) -> dict[str, float]:
     """Foil accuracy per hard-negative type (see above): `image_emb`, `caption_emb` [N, D]; `foil_emb` [N, K, D];
     `foil_types` int [N, K] (indices into `HARD_NEGATIVE_TYPES`); `foil_valid` bool [N, K]; `foil_binding` bool [N, K]
     (binding-only tags) or None. Returns, per type in `foil_types`, {type: accuracy (NaN without a valid foil),
@@ -180,21 +360,31 @@ def foil_accuracy(image_emb, caption_emb, foil_emb, foil_types, foil_valid, geom
     img, cap, foils = (torch.as_tensor(v).float() for v in (image_emb, caption_emb, foil_emb))
     types, valid = torch.as_tensor(foil_types).long(), torch.as_tensor(foil_valid).bool()
     if img.ndim != 2 or cap.shape != img.shape or foils.ndim != 3 or foils.shape[::2] != img.shape:
-        raise ValueError(f"expected image_emb, caption_emb [N, D] and foil_emb [N, K, D], got {tuple(img.shape)}, {tuple(cap.shape)}, {tuple(foils.shape)}")
+        raise ValueError(
+            f"expected image_emb, caption_emb [N, D] and foil_emb [N, K, D], got {tuple(img.shape)}, "
+            f"{tuple(cap.shape)}, {tuple(foils.shape)}"
+        )
     if types.shape != foils.shape[:2] or valid.shape != foils.shape[:2]:
-        raise ValueError(f"foil_types and foil_valid must be [N, K] = {tuple(foils.shape[:2])}, got {tuple(types.shape)} and {tuple(valid.shape)}")
-    if ((types < 0) | (types >= len(HARD_NEGATIVE_TYPES))).any(): raise ValueError(f"foil_types must index HARD_NEGATIVE_TYPES {HARD_NEGATIVE_TYPES}")
+        raise ValueError(
+            f"foil_types and foil_valid must be [N, K] = {tuple(foils.shape[:2])}, got {tuple(types.shape)} and "
+            f"{tuple(valid.shape)}"
+        )
+    if ((types < 0) | (types >= len(HARD_NEGATIVE_TYPES))).any():
+        raise ValueError(f"foil_types must index HARD_NEGATIVE_TYPES {HARD_NEGATIVE_TYPES}")
     bind = None if foil_binding is None else torch.as_tensor(foil_binding).bool()
-    if bind is not None and bind.shape != types.shape: raise ValueError(f"foil_binding must be [N, K] = {tuple(types.shape)}, got {tuple(bind.shape)}")
+    if bind is not None and bind.shape != types.shape:
+        raise ValueError(f"foil_binding must be [N, K] = {tuple(types.shape)}, got {tuple(bind.shape)}")
     with torch.no_grad():
         s_pos, s_neg = geometry.similarity(img, cap), geometry.similarity(img[:, None].expand_as(foils), foils)
-    if torch.isnan(s_pos).any() or torch.isnan(s_neg[valid]).any(): raise ValueError(f"{geometry!r} gave a NaN similarity")
+    if torch.isnan(s_pos).any() or torch.isnan(s_neg[valid]).any():
+        raise ValueError(f"{geometry!r} gave a NaN similarity")
     right, out, strata = s_pos[:, None] > s_neg, {}, [] if bind is None else [("binding", bind), ("bow", ~bind)]
     names = [name for t, name in enumerate(HARD_NEGATIVE_TYPES) if (types == t).any()]
     for name in names:
         slots = types == HARD_NEGATIVE_TYPES.index(name)
         out |= _slot_accuracy(right, slots, valid, name)
-        for tag, b in strata: out |= _slot_accuracy(right, slots & b, valid, f"{name}_{tag}")
+        for tag, b in strata:
+            out |= _slot_accuracy(right, slots & b, valid, f"{name}_{tag}")
     out["mean"] = _nanmean([out[n] for n in names])
     return out | {f"mean_{tag}": _nanmean([out[f"{n}_{tag}"] for n in names]) for tag, _ in strata}
 
@@ -204,16 +394,30 @@ def hiershapes_foils(model, split: str, cfg: EvalCfg, accelerator=None) -> dict[
     `cfg.image_size`), per type and, where the world tags its foils (`hard_negative_binding`: HierShapes 2), per
     stratum: one embedding pass for the images, captions and foils (`hiershapes_foil_embeddings`)."""
     e = hiershapes_foil_embeddings(model, split, cfg, accelerator)
-    return foil_accuracy(e["images"], e["captions"], e["hard_negatives"], e["hard_negative_types"], e["hard_negatives_valid"],
-                         model.geometry, e.get("hard_negative_binding"))
+    return foil_accuracy(
+        e["images"],
+        e["captions"],
+        e["hard_negatives"],
+        e["hard_negative_types"],
+        e["hard_negatives_valid"],
+        model.geometry,
+        e.get("hard_negative_binding"),
+    )
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #4b6081d8
 @dataclass
 class CECLIPBenchParams:
     "Keys of the `ceclip` benchmark (`eval.ceclip.*`)."
-    hiershapes: bool = doc(True, "HierShapes foil accuracy per hard-negative type (HierShapes 2: and per stratum, binding-only / bag-of-words-solvable) on eval.split (seen compositions; test if eval.split is novel), keys foil_*_seen")
+
+    hiershapes: bool = doc(
+        True,
+        "HierShapes foil accuracy per hard-negative type (HierShapes 2: and per stratum, binding-only / "
+        "bag-of-words-solvable) on eval.split (seen compositions; test if eval.split is novel), keys foil_*_seen",
+    )
     novel: bool = doc(True, "also on the novel split (compositions held out of training), keys foil_*_novel")
-    aro: str | None = doc(None, "ARO folder holding visual_genome_{relation,attribution}.json, or one of them (keys aro_*)")
+    aro: str | None = doc(
+        None, "ARO folder holding visual_genome_{relation,attribution}.json, or one of them (keys aro_*)"
+    )
     aro_images: str | None = doc(None, "ARO image folder (default: images/ beside the json files)")
     drop_symmetric: bool = doc(True, "VG-Relation: leave the release's symmetric relations out of the macro average")
     aro_min_count: int = doc(25, "VG-Attribution: average over attribute pairs with at least this many items")
@@ -221,31 +425,52 @@ class CECLIPBenchParams:
     valse_images: str | None = doc(None, "VALSE image folder (default: images/ beside the json files)")
     valse_min_votes: int = doc(2, "VALSE: items whose caption got at least this many of the 3 mturk votes")
     vlchecklist: str | None = doc(None, "VL-CheckList folder of corpus yaml files, or one yaml file (keys vlc_*)")
-    vlchecklist_base: str | None = doc(None, "folder relative ANNO_PATH / IMG_ROOT are resolved against (default: eval.ceclip.vlchecklist)")
+    vlchecklist_base: str | None = doc(
+        None, "folder relative ANNO_PATH / IMG_ROOT are resolved against (default: eval.ceclip.vlchecklist)"
+    )
     vlc_per_source: int = doc(1000, "VL-CheckList: the first items of each annotation file scored")
     sugarcrepe: str | None = doc(None, "SugarCrepe folder of the 7 json files, or one file (keys sugarcrepe_*)")
-    sugarcrepe_images: str | None = doc(None, "SugarCrepe image folder, COCO val2017 (default: images/ beside the json files)")
+    sugarcrepe_images: str | None = doc(
+        None, "SugarCrepe image folder, COCO val2017 (default: images/ beside the json files)"
+    )
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #fbddd98e
 def load_compositional(p: CECLIPBenchParams) -> list[tuple[str, object]]:
     "(benchmark name, items) of every real benchmark whose path is set in `p` (ARO: {split: items})."
     out = []
-    if p.aro: out.append(("aro", load_aro(p.aro, p.aro_images)))
-    if p.valse: out.append(("valse", load_valse(p.valse, p.valse_images)))
-    if p.vlchecklist: out.append(("vlchecklist", load_vlchecklist(p.vlchecklist, p.vlchecklist_base)))
-    if p.sugarcrepe: out.append(("sugarcrepe", load_sugarcrepe(p.sugarcrepe, p.sugarcrepe_images)))
+    if p.aro:
+        out.append(("aro", load_aro(p.aro, p.aro_images)))
+    if p.valse:
+        out.append(("valse", load_valse(p.valse, p.valse_images)))
+    if p.vlchecklist:
+        out.append(("vlchecklist", load_vlchecklist(p.vlchecklist, p.vlchecklist_base)))
+    if p.sugarcrepe:
+        out.append(("sugarcrepe", load_sugarcrepe(p.sugarcrepe, p.sugarcrepe_images)))
     return out
 
-_PREFIX = {"valse": ("valse", VALSE_INSTRUMENTS), "vlchecklist": ("vlc", VLC_CATEGORIES), "sugarcrepe": ("sugarcrepe", SUGARCREPE_FILES)}
 
-def evaluate_compositional(model, name: str, items, p: CECLIPBenchParams, image_size: int = 224, batch_size: int = 256,
-                           accelerator=None) -> dict[str, float]:
+_PREFIX = {
+    "valse": ("valse", VALSE_INSTRUMENTS),
+    "vlchecklist": ("vlc", VLC_CATEGORIES),
+    "sugarcrepe": ("sugarcrepe", SUGARCREPE_FILES),
+}
+
+
+def evaluate_compositional(
+    model, name: str, items, p: CECLIPBenchParams, image_size: int = 224, batch_size: int = 256, accelerator=None
+) -> dict[str, float]:
     "The keys of one real benchmark (`load_compositional`'s `name` and `items`) for `model`, with `p`'s rules."
     kw = dict(image_size=image_size, batch_size=batch_size, accelerator=accelerator)
     if name == "aro":
         out = {}
         for split, its in items.items():
-            r = aro_accuracy(compositional_correct(model, its, **kw), [it.group for it in its], split, p.drop_symmetric, p.aro_min_count)
+            r = aro_accuracy(
+                compositional_correct(model, its, **kw),
+                [it.group for it in its],
+                split,
+                p.drop_symmetric,
+                p.aro_min_count,
+            )
             out |= {f"aro_{split}": r["macro"], f"aro_{split}_groups": r["groups"], f"aro_{split}_items": r["items"]}
         return out
     keep = selection(name, items, p.valse_min_votes, p.vlc_per_source)
@@ -255,26 +480,46 @@ def evaluate_compositional(model, name: str, items, p: CECLIPBenchParams, image_
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #dfad4eff
 def plot_foil_accuracy(results: dict[str, dict], ax=None, title: str | None = None):
-    """Bars of HierShapes foil accuracy per hard-negative type (per type x stratum, binding-only / bag-of-words-solvable,
+    """Bars of HierShapes foil accuracy per hard-negative type (per type x stratum, binding-only /
+    bag-of-words-solvable,
     where the results hold strata: HierShapes 2), seen vs novel compositions, for each entry of `results` ({label:
     `ceclip` keys}); a dashed line at chance (0.5)."""
     import matplotlib.pyplot as plt
+
     ax = ax or plt.subplots(figsize=(8, 3.8))[1]
     bars = [(lab, tag) for lab in results for tag in ("seen", "novel") if f"foil_mean_{tag}" in results[lab]]
-    if not bars: raise ValueError("results hold no foil_*_seen / foil_*_novel keys (is eval.ceclip.hiershapes on?)")
+    if not bars:
+        raise ValueError("results hold no foil_*_seen / foil_*_novel keys (is eval.ceclip.hiershapes on?)")
     has = lambda k: any(f"foil_{k}_{tag}" in results[lab] for lab, tag in bars)
     names = [n for n in (*HARD_NEGATIVE_TYPES, "mean") if has(n)]
-    groups = [(f"{n}_{s}", f"{n}\n{s}") for n in names for s in ("binding", "bow")] if has("mean_binding") else [(n, n) for n in names]
+    groups = (
+        [(f"{n}_{s}", f"{n}\n{s}") for n in names for s in ("binding", "bow")]
+        if has("mean_binding")
+        else [(n, n) for n in names]
+    )
     x, w = np.arange(len(groups)), 0.8 / len(bars)
     colours = plt.get_cmap("tab20")(np.arange(len(bars)))
     for b, (lab, tag) in enumerate(bars):
-        ax.bar(x + (b - (len(bars) - 1) / 2) * w, [results[lab].get(f"foil_{g}_{tag}", math.nan) for g, _ in groups], w,
-               label=f"{lab}, {tag}", color=colours[b], hatch="//" if tag == "novel" else None, edgecolor="k", linewidth=0.3)
+        ax.bar(
+            x + (b - (len(bars) - 1) / 2) * w,
+            [results[lab].get(f"foil_{g}_{tag}", math.nan) for g, _ in groups],
+            w,
+            label=f"{lab}, {tag}",
+            color=colours[b],
+            hatch="//" if tag == "novel" else None,
+            edgecolor="k",
+            linewidth=0.3,
+        )
     ax.axhline(0.5, color="k", ls="--", lw=1, label="chance (0.5)")
-    ax.set_xticks(x); ax.set_xticklabels([g for _, g in groups], fontsize=8)
+    ax.set_xticks(x)
+    ax.set_xticklabels([g for _, g in groups], fontsize=8)
     strata = " x stratum (binding-only / bag-of-words-solvable)" if has("mean_binding") else ""
-    ax.set(xlabel=f"hard-negative type{strata} of the foil", ylabel="foil accuracy: S(I, caption) > S(I, foil)", ylim=(0, 1.05),
-           title=title or f"HierShapes foil accuracy per type{strata}, seen vs novel compositions")
+    ax.set(
+        xlabel=f"hard-negative type{strata} of the foil",
+        ylabel="foil accuracy: S(I, caption) > S(I, foil)",
+        ylim=(0, 1.05),
+        title=title or f"HierShapes foil accuracy per type{strata}, seen vs novel compositions",
+    )
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
@@ -285,12 +530,18 @@ def check_ceclip(cfg, p: CECLIPBenchParams) -> None:
     if not p.hiershapes and not any((p.aro, p.valse, p.vlchecklist, p.sugarcrepe)):
         raise ValueError("hiershapes: false and no benchmark path set: eval.ceclip has nothing to evaluate")
     check_requires(p, **{f"{k}_images": k for k in ("aro", "valse", "sugarcrepe")})
+
     def first(items):
         items = [it for v in items.values() for it in v][:2] if isinstance(items, dict) else list(items)[:2]
         open_first_images([it.image for it in items], names=[f"{it.source} ({it.loc})" for it in items])
-    check_paths(p, aro=lambda v: first(load_aro(v, p.aro_images)), valse=lambda v: first(load_valse(v, p.valse_images)),
-                vlchecklist=lambda v: first(load_vlchecklist(v, p.vlchecklist_base)),
-                sugarcrepe=lambda v: first(load_sugarcrepe(v, p.sugarcrepe_images)))
+
+    check_paths(
+        p,
+        aro=lambda v: first(load_aro(v, p.aro_images)),
+        valse=lambda v: first(load_valse(v, p.valse_images)),
+        vlchecklist=lambda v: first(load_vlchecklist(v, p.vlchecklist_base)),
+        sugarcrepe=lambda v: first(load_sugarcrepe(v, p.sugarcrepe_images)),
+    )
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #d5f96094
 @register_benchmark("ceclip", Params=CECLIPBenchParams, check=check_ceclip)
@@ -306,13 +557,19 @@ def ceclip_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
             out |= {f"foil_{k}_{tag}": v for k, v in hiershapes_foils(model, split, cfg, accelerator).items()}
     for name, items in load_compositional(p):
         out |= evaluate_compositional(model, name, items, p, cfg.image_size, cfg.batch_size, accelerator)
-    if not out: raise ValueError("eval.ceclip has nothing to evaluate: eval.ceclip.hiershapes is false and no benchmark path is set")
+    if not out:
+        raise ValueError(
+            "eval.ceclip has nothing to evaluate: eval.ceclip.hiershapes is false and no benchmark path is set"
+        )
     if p.hiershapes and (f := figure_path(cfg, "ceclip_foils.png", accelerator)) is not None:
-        save_figure(plot_foil_accuracy({type(model.geometry).__name__: out}, title=f"HierShapes foils, n={cfg.n} per split"), f)
+        save_figure(
+            plot_foil_accuracy({type(model.geometry).__name__: out}, title=f"HierShapes foils, n={cfg.n} per split"), f
+        )
     return out
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #e8a0b653
 _COUNT_SUFFIXES = ("_invalid_seen", "_invalid_novel", "_groups", "_items")
+
 
 def ceclip_chance(keys) -> dict[str, float]:
     """Chance level of the `ceclip` accuracy keys among `keys`: 0.5 each. A scorer drawing i.i.d. continuous random

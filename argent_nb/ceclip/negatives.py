@@ -9,7 +9,9 @@ from collections import Counter
 from pathlib import Path
 from typing import NamedTuple, Protocol, Sequence
 import numpy as np
-from ..datasets.coco_hn import MISSING_RELATION, NEGATIVE_KEYS   # the training file's format lives with its loader
+
+# the training file's format lives with its loader
+from ..datasets.coco_hn import MISSING_RELATION, NEGATIVE_KEYS
 from ..datasets.coco_hn import read_processed, write_records
 
 # %% auto #0
@@ -28,21 +30,29 @@ NEGATIVE_KEYS = ("relation_aug_caption", "adj_aug_caption", "noun_aug_caption", 
 TYPE_POS = {"adj_aug_caption": "ADJ", "noun_aug_caption": "NOUN", "verb_aug_caption": "VERB"}
 "The part of speech each replacement negative edits."
 
+
 class Token(NamedTuple):
     "One token of a tagged caption: its text, coarse POS ('' when untagged), lemma (lower case) and character offset."
+
     text: str
     pos: str
     lemma: str
     idx: int
+
     @property
-    def end(self) -> int: return self.idx + len(self.text)
+    def end(self) -> int:
+        return self.idx + len(self.text)
+
 
 class Tagger(Protocol):
     "Anything with `tag(texts) -> [[Token, ...], ...]`, one list per text (batched)."
+
     def tag(self, texts: Sequence[str]) -> list[list[Token]]: ...
+
 
 class Filler(Protocol):
     "Anything with `fill(masked, pos, originals) -> words`: a word for the `MASK` of each text ('' = none found)."
+
     def fill(self, masked: Sequence[str], pos: Sequence[str], originals: Sequence[str]) -> list[str]: ...
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #14638479
@@ -50,11 +60,13 @@ def lexicon_pipeline(lexicon: dict, lemmas: dict | None = None):
     """A blank English spaCy pipeline whose `attribute_ruler` tags each word of `lexicon` (word -> coarse POS, matched
     case-insensitively) and gives the lemmas of `lemmas` (word -> lemma); other tokens get no POS."""
     import spacy
+
     nlp = spacy.blank("en")
     ruler = nlp.add_pipe("attribute_ruler")
     by_pos = {}
     for w, p in lexicon.items():
-        if not isinstance(w, str) or not w or " " in w: raise ValueError(f"lexicon word {w!r} must be one token (no spaces)")
+        if not isinstance(w, str) or not w or " " in w:
+            raise ValueError(f"lexicon word {w!r} must be one token (no spaces)")
         by_pos.setdefault(str(p), []).append(w.lower())
     for p, words in sorted(by_pos.items()):
         ruler.add([[{"LOWER": {"IN": sorted(set(words))}}]], {"POS": p})
@@ -67,33 +79,47 @@ class SpacyTagger:
     """A `Tagger` over a spaCy pipeline: `nlp` is a loaded pipeline or the name of an installed model, loaded with the
     release's settings (`spacy.load(name, disable=["ner", "parser"])`). Tokens carry `pos_`, the lower-case lemma
     (the lower-case text when the pipeline has no lemmatizer) and `idx`."""
+
     def __init__(self, nlp="en_core_web_sm", batch_size: int = 512):
         if isinstance(nlp, (str, Path)):
             import spacy
-            try: nlp = spacy.load(nlp, disable=["ner", "parser"])
-            except OSError: raise OSError(f"spaCy model {str(nlp)!r} is not installed: run `python -m spacy download {nlp}` "
-                                          f"(offline, pass a pipeline such as lexicon_pipeline(...))") from None
+
+            try:
+                nlp = spacy.load(nlp, disable=["ner", "parser"])
+            except OSError:
+                raise OSError(
+                    f"spaCy model {str(nlp)!r} is not installed: run `python -m spacy download {nlp}` "
+                    f"(offline, pass a pipeline such as lexicon_pipeline(...))"
+                ) from None
         self.nlp, self.batch_size = nlp, int(batch_size)
 
-    def __repr__(self): return f"SpacyTagger({self.nlp.meta.get('name', '?')!r}, pipes={self.nlp.pipe_names})"
+    def __repr__(self):
+        return f"SpacyTagger({self.nlp.meta.get('name', '?')!r}, pipes={self.nlp.pipe_names})"
 
     def tag(self, texts: Sequence[str]) -> list[list[Token]]:
         texts = list(texts)
         for k, s in enumerate(texts):
-            if not isinstance(s, str): raise TypeError(f"text {k} is a {type(s).__name__}, expected a string: {s!r}")
-        return [[Token(t.text, t.pos_, t.lemma_.lower() or t.lower_, t.idx) for t in doc]
-                for doc in self.nlp.pipe(texts, batch_size=self.batch_size)]
+            if not isinstance(s, str):
+                raise TypeError(f"text {k} is a {type(s).__name__}, expected a string: {s!r}")
+        return [
+            [Token(t.text, t.pos_, t.lemma_.lower() or t.lower_, t.idx) for t in doc]
+            for doc in self.nlp.pipe(texts, batch_size=self.batch_size)
+        ]
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #04289fb7
 def replace_span(text: str, tok: Token, word: str) -> str:
     "`text` with the token `tok` (its characters `idx:end`) replaced by `word`; nothing else changes."
-    if text[tok.idx:tok.end] != tok.text: raise ValueError(f"token {tok.text!r} is not at offset {tok.idx} of {text!r}")
-    return text[:tok.idx] + word + text[tok.end:]
+    if text[tok.idx : tok.end] != tok.text:
+        raise ValueError(f"token {tok.text!r} is not at offset {tok.idx} of {text!r}")
+    return text[: tok.idx] + word + text[tok.end :]
+
 
 def swap_spans(text: str, a: Token, b: Token) -> str:
     "`text` with the tokens `a` and `b` (a before b, not overlapping) swapped; the word multiset is unchanged."
-    if not a.end <= b.idx: raise ValueError(f"tokens {a.text!r}@{a.idx} and {b.text!r}@{b.idx} overlap or are out of order")
+    if not a.end <= b.idx:
+        raise ValueError(f"tokens {a.text!r}@{a.idx} and {b.text!r}@{b.idx} overlap or are out of order")
     return replace_span(replace_span(text, b, a.text), a, b.text)
+
 
 def release_swap(text: str, w0: str, w1: str) -> str:
     "The release's relation swap: every occurrence of `w0` and `w1` as substrings, via the sentinel 'temp1'."
@@ -105,24 +131,32 @@ def relation_negative(text: str, tokens: Sequence[Token], min_nouns: int = 3, re
     `replace="word"`: the first two distinct nouns (case-insensitive) swapped at their token positions (None if all
     nouns are one word); `"string"`: the release's `release_swap` of the first two noun tokens, equal or not."""
     nouns = [t for t in tokens if t.pos == "NOUN"]
-    if len(nouns) < min_nouns: return None
-    if replace == "string": return release_swap(text, nouns[0].text, nouns[1].text)
-    if replace != "word": raise ValueError(f"replace must be 'word' or 'string', got {replace!r}")
+    if len(nouns) < min_nouns:
+        return None
+    if replace == "string":
+        return release_swap(text, nouns[0].text, nouns[1].text)
+    if replace != "word":
+        raise ValueError(f"replace must be 'word' or 'string', got {replace!r}")
     other = next((t for t in nouns[1:] if t.text.lower() != nouns[0].text.lower()), None)
     return None if other is None else swap_spans(text, nouns[0], other)
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #b9e4f532
-def mask_word(text: str, tokens: Sequence[Token], pos: str, rng: random.Random, choose: str = "random",
-              replace: str = "word") -> tuple[str, str] | None:
+def mask_word(
+    text: str, tokens: Sequence[Token], pos: str, rng: random.Random, choose: str = "random", replace: str = "word"
+) -> tuple[str, str] | None:
     """(`text` with one `pos` word masked by `MASK`, that word), or None when `text` has no `pos` token. The word:
     `choose="random"` draws a `pos` token uniformly with `rng` (release: `random.choice`), `"first"` takes the first.
     Its first occurrence is masked: as a token (`replace="word"`) or as a substring (`"string"`, the release)."""
     cands = [t for t in tokens if t.pos == pos]
-    if not cands: return None
-    if choose not in ("random", "first"): raise ValueError(f"choose must be 'random' or 'first', got {choose!r}")
+    if not cands:
+        return None
+    if choose not in ("random", "first"):
+        raise ValueError(f"choose must be 'random' or 'first', got {choose!r}")
     pick = cands[rng.randrange(len(cands))] if choose == "random" else cands[0]
-    if replace == "string": return text.replace(pick.text, MASK, 1), pick.text
-    if replace != "word": raise ValueError(f"replace must be 'word' or 'string', got {replace!r}")
+    if replace == "string":
+        return text.replace(pick.text, MASK, 1), pick.text
+    if replace != "word":
+        raise ValueError(f"replace must be 'word' or 'string', got {replace!r}")
     first = next(t for t in cands if t.text == pick.text)
     return replace_span(text, first, MASK), pick.text
 
@@ -132,47 +166,63 @@ class VocabularyFiller:
     (by `tagger`), drawn by corpus frequency (lower case), never the original word or a word with its lemma.
     Draws are seeded by (`seed`, masked text, POS); '' when no allowed word exists. `tokens`: the captions already
     tagged (then `tagger` is not called; see `generate_negatives(..., tokens=)` to tag a corpus once)."""
-    def __init__(self, captions: Sequence[str], tagger: Tagger, seed: int = 0, pos=("ADJ", "NOUN", "VERB"), tokens=None):
+
+    def __init__(
+        self, captions: Sequence[str], tagger: Tagger, seed: int = 0, pos=("ADJ", "NOUN", "VERB"), tokens=None
+    ):
         self.counts, self.lemma, self.family = {p: Counter() for p in pos}, {}, {}
-        for toks in (tagger.tag(list(captions)) if tokens is None else tokens):
+        for toks in tagger.tag(list(captions)) if tokens is None else tokens:
             for t in toks:
                 if t.pos in self.counts and t.text.isalpha():
-                    w = t.text.lower(); self.counts[t.pos][w] += 1; self.lemma.setdefault(w, t.lemma)
-        for w, l in self.lemma.items(): self.family.setdefault(l, set()).add(w)
+                    w = t.text.lower()
+                    self.counts[t.pos][w] += 1
+                    self.lemma.setdefault(w, t.lemma)
+        for w, l in self.lemma.items():
+            self.family.setdefault(l, set()).add(w)
         self.seed, self.words, self.cum = int(seed), {}, {}
         for p, c in self.counts.items():
             ws = sorted(c, key=lambda w: (-c[w], w))
             self.words[p], self.cum[p] = ws, np.cumsum([c[w] for w in ws]).tolist()
 
-    def __repr__(self): return f"VocabularyFiller(seed={self.seed}, words={ {p: len(w) for p, w in self.words.items()} })"
+    def __repr__(self):
+        return f"VocabularyFiller(seed={self.seed}, words={ {p: len(w) for p, w in self.words.items()} })"
 
     def draw(self, masked: str, pos: str, original: str) -> str:
         "The word for one masked text: rejection sampling from the frequency distribution (exact conditional)."
         words, cum, n = self.words.get(pos, []), self.cum.get(pos, []), self.counts.get(pos, {})
-        o = original.lower(); lem = self.lemma.get(o, o)
+        o = original.lower()
+        lem = self.lemma.get(o, o)
         bad = {o, lem} | self.family.get(o, set()) | self.family.get(lem, set())
-        if not words or sum(n.get(w, 0) for w in bad) >= cum[-1]: return ""     # no allowed word
+        if not words or sum(n.get(w, 0) for w in bad) >= cum[-1]:
+            return ""  # no allowed word
         rng = random.Random(f"{self.seed}|{pos}|{masked}")
         while True:
             w = words[bisect.bisect_right(cum, rng.random() * cum[-1])]
-            if w not in bad: return w
+            if w not in bad:
+                return w
 
     def fill(self, masked: Sequence[str], pos: Sequence[str], originals: Sequence[str]) -> list[str]:
         if not len(masked) == len(pos) == len(originals):
-            raise ValueError(f"fill needs one POS and one original per text, got {len(masked)}, {len(pos)}, {len(originals)}")
+            raise ValueError(
+                f"fill needs one POS and one original per text, got {len(masked)}, {len(pos)}, {len(originals)}"
+            )
         return [self.draw(m, p, o) for m, p, o in zip(masked, pos, originals)]
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #2d07f3a9
 def _load_fill_mask(model, tokenizer=None):
     "(model, tokenizer) of a fill-mask model: objects as given, or a name / folder loaded from local files only."
-    if not isinstance(model, (str, Path)): return model, tokenizer
+    if not isinstance(model, (str, Path)):
+        return model, tokenizer
     from transformers import AutoModelForMaskedLM, AutoTokenizer
+
     try:
         tok = tokenizer if tokenizer is not None else AutoTokenizer.from_pretrained(str(model), local_files_only=True)
         return AutoModelForMaskedLM.from_pretrained(str(model), local_files_only=True), tok
     except OSError:
-        raise OSError(f"fill-mask model {str(model)!r} is not available locally: download it once where there is internet "
-                      f"(`huggingface-cli download {model}`) or pass a local folder; offline, use VocabularyFiller") from None
+        raise OSError(
+            f"fill-mask model {str(model)!r} is not available locally: download it once where there is internet "
+            f"(`huggingface-cli download {model}`) or pass a local folder; offline, use VocabularyFiller"
+        ) from None
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #d426b87a
 class FillMaskFiller:
@@ -180,10 +230,22 @@ class FillMaskFiller:
     model object with its `tokenizer`): the candidate at index `pick` of the `top_k` (release: 5 and 3), after
     dropping the original word when `skip_original` and non-words (not alphabetic: punctuation, special tokens)
     when `words_only` (the release keeps both); '' when no candidate is left."""
-    def __init__(self, model="distilroberta-base", tokenizer=None, top_k: int = 5, pick: int = 3,
-                 skip_original: bool = True, words_only: bool = True, batch_size: int = 64, device=None):
+
+    def __init__(
+        self,
+        model="distilroberta-base",
+        tokenizer=None,
+        top_k: int = 5,
+        pick: int = 3,
+        skip_original: bool = True,
+        words_only: bool = True,
+        batch_size: int = 64,
+        device=None,
+    ):
         from transformers import pipeline
-        if not 0 <= pick < top_k: raise ValueError(f"pick must be in 0..top_k-1 = 0..{top_k - 1}, got {pick}")
+
+        if not 0 <= pick < top_k:
+            raise ValueError(f"pick must be in 0..top_k-1 = 0..{top_k - 1}, got {pick}")
         model, tokenizer = _load_fill_mask(model, tokenizer)
         self.pipe = pipeline("fill-mask", model=model, tokenizer=tokenizer, top_k=top_k, device=device)
         self.top_k, self.pick, self.skip_original, self.words_only = top_k, pick, skip_original, words_only
@@ -191,7 +253,8 @@ class FillMaskFiller:
 
     def candidates(self, masked: Sequence[str]) -> list[list[str]]:
         "The `top_k` candidate words of each masked text, best first (one batched pipeline call)."
-        if not masked: return []
+        if not masked:
+            return []
         texts = [m.replace(MASK, self.pipe.tokenizer.mask_token, 1) for m in masked]
         outs = self.pipe(texts, batch_size=self.batch_size)
         outs = [outs] if len(texts) == 1 else outs
@@ -199,16 +262,23 @@ class FillMaskFiller:
 
     def fill(self, masked: Sequence[str], pos: Sequence[str], originals: Sequence[str]) -> list[str]:
         if not len(masked) == len(pos) == len(originals):
-            raise ValueError(f"fill needs one POS and one original per text, got {len(masked)}, {len(pos)}, {len(originals)}")
+            raise ValueError(
+                f"fill needs one POS and one original per text, got {len(masked)}, {len(pos)}, {len(originals)}"
+            )
         out = []
         for cands, o in zip(self.candidates(masked), originals):
-            cands = [c for c in cands if c and not (self.skip_original and c.lower() == o.lower())
-                     and (c.isalpha() or not self.words_only)]
+            cands = [
+                c
+                for c in cands
+                if c and not (self.skip_original and c.lower() == o.lower()) and (c.isalpha() or not self.words_only)
+            ]
             out.append(cands[min(self.pick, len(cands) - 1)] if cands else "")
         return out
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #bf49da92
-def _plan(text: str, tokens: Sequence[Token], seed: int, min_nouns: int, choose: str, replace: str) -> tuple[dict, list]:
+def _plan(
+    text: str, tokens: Sequence[Token], seed: int, min_nouns: int, choose: str, replace: str
+) -> tuple[dict, list]:
     """(record of `text` with its relation negative and placeholders, [(key, masked text, POS, original word)]):
     the masks are drawn by `mask_word` with `random.Random(f'{seed}|{text}')`, one per replacement type."""
     rng = random.Random(f"{seed}|{text}")
@@ -216,9 +286,10 @@ def _plan(text: str, tokens: Sequence[Token], seed: int, min_nouns: int, choose:
     rec = {"caption": text, "relation_aug_caption": MISSING_RELATION if rel is None else rel}
     asks = []
     for key, pos in TYPE_POS.items():
-        rec[key] = text                           # placeholder until filled (the project's missing-type text)
+        rec[key] = text  # placeholder until filled (the project's missing-type text)
         m = mask_word(text, tokens, pos, rng, choose, replace)
-        if m is not None: asks.append((key, m[0], pos, m[1]))
+        if m is not None:
+            asks.append((key, m[0], pos, m[1]))
     return rec, asks
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #47510b2a
@@ -226,52 +297,88 @@ def _finish(rec: dict, image_id, id_) -> dict:
     "The record in the release's key order, with `valid_caption` = [1, r, 1, 1, 1] and the per-type mask."
     text, rel = rec["caption"], rec["relation_aug_caption"]
     ok = [rel != MISSING_RELATION and rel != text] + [rec[k] != text for k in NEGATIVE_KEYS[1:]]
-    return {"image_id": image_id, "id": id_, "caption": text, **{k: rec[k] for k in NEGATIVE_KEYS},
-            "valid_caption": [1, int(rel != MISSING_RELATION), 1, 1, 1], "hard_negatives_valid": ok}
+    return {
+        "image_id": image_id,
+        "id": id_,
+        "caption": text,
+        **{k: rec[k] for k in NEGATIVE_KEYS},
+        "valid_caption": [1, int(rel != MISSING_RELATION), 1, 1, 1],
+        "hard_negatives_valid": ok,
+    }
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #506f4c1a
-def generate_negatives(captions: Sequence[str], tagger: Tagger, filler: Filler, *, image_ids=None, ids=None,
-                       seed: int = 0, relation_min_nouns: int = 3, choose: str = "random", replace: str = "word",
-                       tokens: Sequence | None = None) -> list[dict]:
+def generate_negatives(
+    captions: Sequence[str],
+    tagger: Tagger,
+    filler: Filler,
+    *,
+    image_ids=None,
+    ids=None,
+    seed: int = 0,
+    relation_min_nouns: int = 3,
+    choose: str = "random",
+    replace: str = "word",
+    tokens: Sequence | None = None,
+) -> list[dict]:
     """One record per caption: `image_id`, `id` (default: the caption's index), `caption`, the 4 negatives under
     `NEGATIVE_KEYS`, the release's `valid_caption` and `hard_negatives_valid` (4 bools, `HARD_NEGATIVE_TYPES` order;
     a missing type's text is the caption itself, '###' for the relation). Options: see `relation_negative`, `mask_word`;
     `tokens`: the captions already tagged by `tagger` (then it is not called again)."""
     captions = list(captions)
     for k, c in enumerate(captions):
-        if not isinstance(c, str): raise TypeError(f"caption {k} is a {type(c).__name__}, expected a string: {c!r}")
+        if not isinstance(c, str):
+            raise TypeError(f"caption {k} is a {type(c).__name__}, expected a string: {c!r}")
     ids = list(range(len(captions))) if ids is None else list(ids)
     image_ids = [None] * len(captions) if image_ids is None else list(image_ids)
     if not len(ids) == len(image_ids) == len(captions):
-        raise ValueError(f"{len(captions)} captions need as many ids and image_ids, got {len(ids)} and {len(image_ids)}")
+        raise ValueError(
+            f"{len(captions)} captions need as many ids and image_ids, got {len(ids)} and {len(image_ids)}"
+        )
     recs, asks = [], []
     tokens = tagger.tag(captions) if tokens is None else list(tokens)
-    if len(tokens) != len(captions): raise ValueError(f"{len(captions)} captions but {len(tokens)} token lists")
+    if len(tokens) != len(captions):
+        raise ValueError(f"{len(captions)} captions but {len(tokens)} token lists")
     for i, (c, toks) in enumerate(zip(captions, tokens)):
         rec, a = _plan(c, toks, seed, relation_min_nouns, choose, replace)
-        recs.append(rec); asks += [(i, *x) for x in a]
+        recs.append(rec)
+        asks += [(i, *x) for x in a]
     words = filler.fill([a[2] for a in asks], [a[3] for a in asks], [a[4] for a in asks]) if asks else []
     for (i, key, masked, _, orig), w in zip(asks, words):
-        if w and w.lower() != orig.lower(): recs[i][key] = masked.replace(MASK, w, 1)
+        if w and w.lower() != orig.lower():
+            recs[i][key] = masked.replace(MASK, w, 1)
     return [_finish(r, im, d) for r, im, d in zip(recs, image_ids, ids)]
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #213fdf1f
 def save_records(records: Sequence[dict], path) -> Path:
-    "Write `records` as the project's training file (`datasets.coco_hn.write_records`: JSON lines; read back by `load_records`)."
+    """Write `records` as the project's training file (`datasets.coco_hn.write_records`: JSON lines; read back by
+    `load_records`)."""
     return write_records(records, path)
 
+
 def load_records(path, allow_pickle: bool = False) -> list:
-    """The records of a training file (`datasets.coco_hn.read_processed`): the project's JSON lines; the release's pickled
+    """The records of a training file (`datasets.coco_hn.read_processed`): the project's JSON lines; the release's
+    pickled
     `processed_dataset{k}.npy` only with `allow_pickle` (reading it runs code stored in the file)."""
     path = Path(path)
-    if not path.is_file(): raise FileNotFoundError(f"training file {path} does not exist")
+    if not path.is_file():
+        raise FileNotFoundError(f"training file {path} does not exist")
     return read_processed(path, allow_pickle)
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #1b401a69
-def cache_negatives(captions: Sequence[str], image_ids: Sequence, folder, tagger: Tagger, filler: Filler, *, ids=None,
-                    shard_size: int = 50_000, **kw) -> list[dict]:
+def cache_negatives(
+    captions: Sequence[str],
+    image_ids: Sequence,
+    folder,
+    tagger: Tagger,
+    filler: Filler,
+    *,
+    ids=None,
+    shard_size: int = 50_000,
+    **kw,
+) -> list[dict]:
     """The records of `generate_negatives(captions, tagger, filler, image_ids=..., ids=..., **kw)`, stored in `folder`
-    as `processed_dataset{k}.jsonl`, shard k = captions `k*shard_size ...` (release: 50,000); a shard whose file exists is
+    as `processed_dataset{k}.jsonl`, shard k = captions `k*shard_size ...` (release: 50,000); a shard whose file exists
+    is
     read, not generated (its captions and ids must match), so a corpus is generated once. A pickled
     `processed_dataset{k}.npy` in its place is refused unread (reading it would run code stored in it)."""
     captions, image_ids = list(captions), list(image_ids)
@@ -280,15 +387,22 @@ def cache_negatives(captions: Sequence[str], image_ids: Sequence, folder, tagger
     for k, a in enumerate(range(0, len(captions), shard_size)):
         b, path = a + shard_size, Path(folder) / f"processed_dataset{k}.jsonl"
         if not path.is_file() and (old := path.with_suffix(".npy")).exists():
-            raise ValueError(f"{old}: a pickled cache (the release's format) is not read: reading it runs code stored in the file; "
-                             f"if you trust it, convert it once (python -m argent_nb.datasets.coco_hn convert {old} {path}), else delete it to regenerate")
+            raise ValueError(
+                f"{old}: a pickled cache (the release's format) is not read: reading it runs code stored in the file; "
+                f"if you trust it, convert it once (python -m argent_nb.datasets.coco_hn convert {old} {path}), else "
+                "delete it to regenerate"
+            )
         if not path.is_file():
-            save_records(generate_negatives(captions[a:b], tagger, filler, image_ids=image_ids[a:b], ids=ids[a:b], **kw), path)
+            save_records(
+                generate_negatives(captions[a:b], tagger, filler, image_ids=image_ids[a:b], ids=ids[a:b], **kw), path
+            )
         recs = load_records(path)
         for j, (r, c, i) in enumerate(zip(recs, captions[a:b], ids[a:b])):
             if not isinstance(r, dict) or (r.get("caption"), r.get("id")) != (c, i):
-                raise ValueError(f"{path}: entry {j} is {str(r)[:120]!r}, not caption {c!r} with id {i!r}: the cache was made "
-                                 f"for other captions; delete it to regenerate")
+                raise ValueError(
+                    f"{path}: entry {j} is {str(r)[:120]!r}, not caption {c!r} with id {i!r}: the cache was made "
+                    f"for other captions; delete it to regenerate"
+                )
         if len(recs) != len(captions[a:b]):
             raise ValueError(f"{path}: {len(recs)} entries, expected {len(captions[a:b])}; delete it to regenerate")
         out += recs
@@ -300,8 +414,12 @@ def hiershapes_lexicon(relation_words: str | None = "NOUN") -> dict:
     NOUN, colours, colour families and sizes ADJ, styles VERB (past participles); "left" / "right" get `relation_words`
     (spaCy: NOUN; None: untagged). For `lexicon_pipeline`."""
     from argent_nb.core.hiershapes import COLOURS, FAMILIES, SHAPES, SIZES, STYLES, SUPER_NOUN, SUPERCLASSES
+
     lex = {w: "NOUN" for w in (*SHAPES, *(n.split()[-1] for n in SUPER_NOUN.values()))}
-    lex.update({w: "ADJ" for w in (*COLOURS, *FAMILIES, *SIZES, *(k for k in SUPERCLASSES if k not in SUPER_NOUN.values()))})
+    lex.update(
+        {w: "ADJ" for w in (*COLOURS, *FAMILIES, *SIZES, *(k for k in SUPERCLASSES if k not in SUPER_NOUN.values()))}
+    )
     lex.update({w: "VERB" for w in STYLES})
-    if relation_words is not None: lex.update({"left": relation_words, "right": relation_words})
+    if relation_words is not None:
+        lex.update({"left": relation_words, "right": relation_words})
     return lex

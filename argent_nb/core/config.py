@@ -21,20 +21,41 @@ class ConfigError(ValueError):
 # %% ../../nbs/00_core.config.ipynb #b9dff31b
 def _deepcopy(cfg):
     import copy
+
     return copy.deepcopy(cfg)
 
-def doc(default, text: str, *, choices=None, min=None, max=None, gt=None, finite: bool = True,
-        renamed_from: str | None = None, old_values: dict | None = None, absent=MISSING, **kw):
+
+def doc(
+    default,
+    text: str,
+    *,
+    choices=None,
+    min=None,
+    max=None,
+    gt=None,
+    finite: bool = True,
+    renamed_from: str | None = None,
+    old_values: dict | None = None,
+    absent=MISSING,
+    **kw,
+):
     """A dataclass field with a default and a help text shown by `config_help`, and optional rules on its values:
     `choices` (a tuple, or a function returning one, e.g. a registry's names), inclusive bounds `min` / `max`, an
     exclusive lower bound `gt`; a float must be finite unless `finite=False`. A list's rules hold for each element.
     `renamed_from`: the key's name in the previous release, still read for one release (with a notice); `old_values`:
     {old value: new value} for values given under that old name. `absent`: the value a saved config that lacks the key
     was made at (the key was added later, with a default other than the earlier behaviour; `fill_absent`)."""
-    if old_values is not None and renamed_from is None: raise ValueError("doc: old_values needs renamed_from (the old key)")
+    if old_values is not None and renamed_from is None:
+        raise ValueError("doc: old_values needs renamed_from (the old key)")
     rules = {k: v for k, v in (("choices", choices), ("min", min), ("max", max), ("gt", gt)) if v is not None}
     renamed = {k: v for k, v in (("renamed_from", renamed_from), ("old_values", old_values)) if v is not None}
-    meta = {"doc": text, **rules, **({} if finite else {"finite": False}), **renamed, **({} if absent is MISSING else {"absent": absent})}
+    meta = {
+        "doc": text,
+        **rules,
+        **({} if finite else {"finite": False}),
+        **renamed,
+        **({} if absent is MISSING else {"absent": absent}),
+    }
     if isinstance(default, (list, dict)) or is_dataclass(default):
         return field(default_factory=lambda: _deepcopy(default), metadata=meta, **kw)
     return field(default=default, metadata=meta, **kw)
@@ -44,9 +65,12 @@ def _leaves(cfg, prefix="") -> dict:
     out = {}
     for f in fields(cfg):
         v, k = getattr(cfg, f.name), prefix + f.name
-        if is_dataclass(v): out.update(_leaves(v, k + "."))
-        else: out[k] = (v, f)
+        if is_dataclass(v):
+            out.update(_leaves(v, k + "."))
+        else:
+            out[k] = (v, f)
     return out
+
 
 def config_keys(cfg) -> dict:
     "Every leaf key of `cfg` with its current value, in declaration order."
@@ -57,24 +81,33 @@ def _coerce(value, tp, key):
     "Convert a YAML-parsed `value` to the annotated type `tp`, or raise ConfigError naming `key`."
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args: return None
+        if value is None and type(None) in args:
+            return None
         errs = []
         for a in args:
-            if a is type(None): continue
-            try: return _coerce(value, a, key)
-            except ConfigError as e: errs.append(str(e))
+            if a is type(None):
+                continue
+            try:
+                return _coerce(value, a, key)
+            except ConfigError as e:
+                errs.append(str(e))
         raise ConfigError(f"{key}: {value!r} fits none of {tp} ({'; '.join(errs)})")
-    if tp is typing.Any: return value
+    if tp is typing.Any:
+        return value
     if origin in (list, tuple):
-        if isinstance(value, str): value = [value] if value else []
-        if not isinstance(value, (list, tuple)): raise ConfigError(f"{key}: expected a list, got {value!r}")
+        if isinstance(value, str):
+            value = [value] if value else []
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"{key}: expected a list, got {value!r}")
         inner = args[0] if args else typing.Any
         return (list if origin is list else tuple)(_coerce(v, inner, f"{key}[{i}]") for i, v in enumerate(value))
     if origin is dict or tp is dict:
-        if not isinstance(value, dict): raise ConfigError(f"{key}: expected a mapping, got {value!r}")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{key}: expected a mapping, got {value!r}")
         return dict(value)
     if tp is bool:
-        if isinstance(value, bool): return value
+        if isinstance(value, bool):
+            return value
         raise ConfigError(f"{key}: expected true/false, got {value!r}")
     if tp is int:
         if isinstance(value, bool) or not (isinstance(value, int) or isinstance(value, float) and value.is_integer()):
@@ -82,11 +115,14 @@ def _coerce(value, tp, key):
         return int(value)
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            try: return float(value)
-            except (TypeError, ValueError): raise ConfigError(f"{key}: expected a number, got {value!r}") from None
+            try:
+                return float(value)
+            except (TypeError, ValueError):
+                raise ConfigError(f"{key}: expected a number, got {value!r}") from None
         return float(value)
     if tp is str:
-        if isinstance(value, (dict, list)): raise ConfigError(f"{key}: expected a string, got {value!r}")
+        if isinstance(value, (dict, list)):
+            raise ConfigError(f"{key}: expected a string, got {value!r}")
         return str(value)
     return value
 
@@ -95,64 +131,90 @@ def _choices(f) -> tuple | None:
     c = f.metadata.get("choices")
     return None if c is None else tuple(c() if callable(c) else c)
 
+
 def check_value(value, f, key: str):
     "Check `value` against field `f`'s rules (`doc`); raise ConfigError naming `key`, the value and what was expected."
-    if value is None: return value
+    if value is None:
+        return value
     if isinstance(value, (list, tuple)):
-        for i, v in enumerate(value): check_value(v, f, f"{key}[{i}]")
+        for i, v in enumerate(value):
+            check_value(v, f, f"{key}[{i}]")
         return value
     if isinstance(value, dict):
         for k, v in value.items():
-            if isinstance(v, float) and not math.isfinite(v): raise ConfigError(f"{key}.{k}: expected a finite number, got {v}")
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ConfigError(f"{key}.{k}: expected a finite number, got {v}")
         return value
     m = f.metadata
     if isinstance(value, float) and m.get("finite", True) and not math.isfinite(value):
         raise ConfigError(f"{key}: expected a finite number, got {value}")
     cs = _choices(f)
-    if cs is not None and value not in cs: raise ConfigError(f"{key}: {value!r} is not one of {', '.join(map(str, cs))}")
+    if cs is not None and value not in cs:
+        raise ConfigError(f"{key}: {value!r} is not one of {', '.join(map(str, cs))}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "min" in m and not value >= m["min"]: raise ConfigError(f"{key}: expected a value >= {m['min']}, got {value}")
-        if "max" in m and not value <= m["max"]: raise ConfigError(f"{key}: expected a value <= {m['max']}, got {value}")
-        if "gt" in m and not value > m["gt"]: raise ConfigError(f"{key}: expected a value > {m['gt']}, got {value}")
+        if "min" in m and not value >= m["min"]:
+            raise ConfigError(f"{key}: expected a value >= {m['min']}, got {value}")
+        if "max" in m and not value <= m["max"]:
+            raise ConfigError(f"{key}: expected a value <= {m['max']}, got {value}")
+        if "gt" in m and not value > m["gt"]:
+            raise ConfigError(f"{key}: expected a value > {m['gt']}, got {value}")
     return value
 
 # %% ../../nbs/00_core.config.ipynb #c1caa0dc
 def renamed_field(group, name):
-    "The field of config group `group` (a dataclass) declared `doc(..., renamed_from=name)`, or None: is `name` an old key?"
-    return next((f for f in fields(group) if f.metadata.get("renamed_from") == name), None) if isinstance(name, str) else None
+    """The field of config group `group` (a dataclass) declared `doc(..., renamed_from=name)`, or None: is `name` an old
+    key?"""
+    return (
+        next((f for f in fields(group) if f.metadata.get("renamed_from") == name), None)
+        if isinstance(name, str)
+        else None
+    )
+
 
 def renamed_value(f, value):
     "`value` given under field `f`'s old key, in the new vocabulary (`doc(..., old_values={old: new})`)."
     return (f.metadata.get("old_values") or {}).get(value, value) if isinstance(value, str) else value
 
+
 def renamed_notice(prefix: str, f, value) -> str:
-    "The one-line notice for `value` given under field `f`'s old key, in the group at dotted `prefix` (e.g. 'method.re.')."
+    """The one-line notice for `value` given under field `f`'s old key, in the group at dotted `prefix` (e.g.
+    'method.re.')."""
     old, new = prefix + f.metadata["renamed_from"], prefix + f.name
-    if "old_values" in f.metadata: old, new = f"{old}={value}", f"{new}={renamed_value(f, value)}"
+    if "old_values" in f.metadata:
+        old, new = f"{old}={value}", f"{new}={renamed_value(f, value)}"
     return f"{old} is deprecated and works for one release: use {new}"
 
+
 def warn_renamed(notice: str):
-    "Give a renamed key's notice: a `FutureWarning` attributed to the config, printed as one line (no source line follows)."
+    """Give a renamed key's notice: a `FutureWarning` attributed to the config, printed as one line (no source line
+    follows)."""
     warnings.warn_explicit(notice, FutureWarning, "config", 0, module="argent_nb.core.config")
 
 # %% ../../nbs/00_core.config.ipynb #5bbe87b8
 def rename_old_keys(cfg, data: dict, notify=warn_renamed, prefix: str = "") -> dict:
-    """A copy of the nested dict `data` (config groups, e.g. from yaml) with each old key of `cfg`'s schema set under its
+    """A copy of the nested dict `data` (config groups, e.g. from yaml) with each old key of `cfg`'s schema set under
+    its
     new key (and value), calling `notify(notice)` for each (None: silently); an old key set to null is dropped. An old
     and a new key given different values fail; every other key is kept as it is (`set_key` rejects the unknown ones)."""
     names, out = {f.name for f in fields(cfg)}, {}
     for k, v in data.items():
         f = None if k in names else renamed_field(cfg, k)
         if f is None:
-            if k in out and v is None: continue                    # a null new key after its old key's value
+            if k in out and v is None:
+                continue  # a null new key after its old key's value
             sub = getattr(cfg, k) if k in names else None
-            out[k] = rename_old_keys(sub, v, notify, f"{prefix}{k}.") if is_dataclass(sub) and isinstance(v, dict) else v
+            out[k] = (
+                rename_old_keys(sub, v, notify, f"{prefix}{k}.") if is_dataclass(sub) and isinstance(v, dict) else v
+            )
         elif v is not None:
             new = renamed_value(f, v)
             if data.get(f.name) is not None and data[f.name] != new:
-                raise ConfigError(f"{prefix}{k} is the old key of {prefix}{f.name}: give one of them, not both "
-                                  f"({prefix}{k}={v!r}, {prefix}{f.name}={data[f.name]!r})")
-            if notify is not None: notify(renamed_notice(prefix, f, v))
+                raise ConfigError(
+                    f"{prefix}{k} is the old key of {prefix}{f.name}: give one of them, not both "
+                    f"({prefix}{k}={v!r}, {prefix}{f.name}={data[f.name]!r})"
+                )
+            if notify is not None:
+                notify(renamed_notice(prefix, f, v))
             out[f.name] = new
     return out
 
@@ -165,101 +227,149 @@ def fill_absent(cfg, data: dict) -> dict:
     for f in fields(cfg):
         sub, got = getattr(cfg, f.name), data.get(f.name)
         if is_dataclass(sub) and (f.name not in data or isinstance(got, dict)):
-            if (filled := fill_absent(sub, got or {})) or f.name in data: out[f.name] = filled   # a group left out: only if it gains a key
-        elif f.name not in data and "absent" in f.metadata: out[f.name] = f.metadata["absent"]
+            if (filled := fill_absent(sub, got or {})) or f.name in data:
+                out[f.name] = filled  # a group left out: only if it gains a key
+        elif f.name not in data and "absent" in f.metadata:
+            out[f.name] = f.metadata["absent"]
     return out
 
 # %% ../../nbs/00_core.config.ipynb #6142ff0b
 def _hint(cfg, name):
     return typing.get_type_hints(type(cfg))[name]
 
+
 def set_key(cfg, key: str, value):
-    """Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type and checking its rules;
+    """Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type and checking its
+    rules;
     an old key (`doc(..., renamed_from=...)`) sets its new key, with a notice (`warn_renamed`)."""
     parts, node = key.split("."), cfg
     for i, p in enumerate(parts):
         names = [f.name for f in fields(node)]
         if p not in names:
-            if i == len(parts) - 1 and (f := renamed_field(node, p)) is not None:       # an old key: the new one
+            if i == len(parts) - 1 and (f := renamed_field(node, p)) is not None:  # an old key: the new one
                 if value is not None:
-                    warn_renamed(renamed_notice(key[:-len(p)], f, value)); set_key(cfg, key[:-len(p)] + f.name, renamed_value(f, value))
+                    warn_renamed(renamed_notice(key[: -len(p)], f, value))
+                    set_key(cfg, key[: -len(p)] + f.name, renamed_value(f, value))
                 return
             close = difflib.get_close_matches(key, config_keys(cfg), n=1, cutoff=0.75)
             here = [".".join([*parts[:i], n]) for n in names]
-            raise ConfigError(f"unknown config key {key!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
-                              + f"; valid keys {'of ' + '.'.join(parts[:i]) + ' ' if i else ''}are: {', '.join(here)} (--help lists every key)")
+            raise ConfigError(
+                f"unknown config key {key!r}"
+                + (f" (did you mean {close[0]!r}?)" if close else "")
+                + f"; valid keys {'of ' + '.'.join(parts[:i]) + ' ' if i else ''}are: {', '.join(here)} (--help lists "
+                "every key)"
+            )
         if i < len(parts) - 1:
             node = getattr(node, p)
-            if not is_dataclass(node): raise ConfigError(f"{'.'.join(parts[:i + 1])} is a value, not a group, in {key!r}")
+            if not is_dataclass(node):
+                raise ConfigError(f"{'.'.join(parts[: i + 1])} is a value, not a group, in {key!r}")
         else:
             if is_dataclass(getattr(node, p)):
-                if not isinstance(value, dict): raise ConfigError(f"{key} is a group; give keys below it, e.g. {key}.{fields(getattr(node, p))[0].name}=...")
-                for k, v in value.items(): set_key(cfg, f"{key}.{k}", v)
+                if not isinstance(value, dict):
+                    raise ConfigError(
+                        f"{key} is a group; give keys below it, e.g. {key}.{fields(getattr(node, p))[0].name}=..."
+                    )
+                for k, v in value.items():
+                    set_key(cfg, f"{key}.{k}", v)
                 return
             f = next(f for f in fields(node) if f.name == p)
             setattr(node, p, check_value(_coerce(value, _hint(node, p), key), f, key))
 
 # %% ../../nbs/00_core.config.ipynb #834b8bae
 def _repeated_key(node, name: str, prefix: str = "", seen: set | None = None):
-    "Raise ConfigError at the first mapping in the composed yaml `node` tree that gives a key twice (dotted path, both places)."
+    """Raise ConfigError at the first mapping in the composed yaml `node` tree that gives a key twice (dotted path, both
+    places)."""
     seen = set() if seen is None else seen
-    if id(node) in seen: return                                       # an alias met again (or a recursive structure)
+    if id(node) in seen:
+        return  # an alias met again (or a recursive structure)
     seen.add(id(node))
     at = lambda k: k.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         first = {}
         for k, v in node.value:
-            if k.tag == "tag:yaml.org,2002:merge": continue              # `<<: *base` overrides by design
+            if k.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base` overrides by design
             key = f"{prefix}{k.value}" if isinstance(k, yaml.ScalarNode) else None
             if key is not None and (k.tag, k.value) in first:
                 a = first[(k.tag, k.value)]
-                where = (f"lines {at(a)} and {at(k)}" if at(a) != at(k) else
-                         f"line {at(k)}, columns {a.start_mark.column + 1} and {k.start_mark.column + 1}")
-                raise ConfigError(f"{name}: key {key} is given twice, on {where}; yaml would keep the last silently: give it once")
-            if key is not None: first[(k.tag, k.value)] = k
+                where = (
+                    f"lines {at(a)} and {at(k)}"
+                    if at(a) != at(k)
+                    else f"line {at(k)}, columns {a.start_mark.column + 1} and {k.start_mark.column + 1}"
+                )
+                raise ConfigError(
+                    f"{name}: key {key} is given twice, on {where}; yaml would keep the last silently: give it once"
+                )
+            if key is not None:
+                first[(k.tag, k.value)] = k
             _repeated_key(v, name, f"{key}." if key is not None else prefix, seen)
     elif isinstance(node, yaml.SequenceNode):
-        for i, v in enumerate(node.value): _repeated_key(v, name, f"{prefix.removesuffix('.')}[{i}].", seen)
+        for i, v in enumerate(node.value):
+            _repeated_key(v, name, f"{prefix.removesuffix('.')}[{i}].", seen)
 
 # %% ../../nbs/00_core.config.ipynb #4c0133d8
 MAX_YAML_BYTES, MAX_YAML_NODES = 1 << 20, 100_000
 "The most a config (file or value) may hold: 1 MiB of text, 100,000 values once its aliases are expanded."
 
+
 def _expanded_nodes(node, name: str, memo: dict, active: set) -> int:
-    "Values in the composed yaml `node` tree with every alias expanded (each shared node counted once per use, memoised)."
-    if id(node) in memo: return memo[id(node)]
-    if id(node) in active: raise ConfigError(f"{name}: an alias refers to a node that holds it (a recursive yaml structure); give plain values")
+    """Values in the composed yaml `node` tree with every alias expanded (each shared node counted once per use,
+    memoised)."""
+    if id(node) in memo:
+        return memo[id(node)]
+    if id(node) in active:
+        raise ConfigError(
+            f"{name}: an alias refers to a node that holds it (a recursive yaml structure); give plain values"
+        )
     active.add(id(node))
-    kids = [x for kv in node.value for x in kv] if isinstance(node, yaml.MappingNode) else node.value if isinstance(node, yaml.SequenceNode) else []
+    kids = (
+        [x for kv in node.value for x in kv]
+        if isinstance(node, yaml.MappingNode)
+        else node.value
+        if isinstance(node, yaml.SequenceNode)
+        else []
+    )
     n = 1 + sum(_expanded_nodes(k, name, memo, active) for k in kids)
-    active.discard(id(node)); memo[id(node)] = n
-    if n > MAX_YAML_NODES: raise ConfigError(f"{name}: its aliases expand to more than {MAX_YAML_NODES:,} values (an alias bomb?); a config holds a few hundred")
+    active.discard(id(node))
+    memo[id(node)] = n
+    if n > MAX_YAML_NODES:
+        raise ConfigError(
+            f"{name}: its aliases expand to more than {MAX_YAML_NODES:,} values (an alias bomb?); a config holds a few "
+            "hundred"
+        )
     return n
 
 # %% ../../nbs/00_core.config.ipynb #9727144e
 def yaml_load(text: str, name: str = "yaml", prefix: str = ""):
     """`yaml.safe_load(text)` that refuses a mapping giving a key twice (at any depth): a ConfigError naming `name` (the
-    file), the key's dotted path (after `prefix`) and both lines. Malformed yaml raises `yaml.YAMLError` as safe_load does.
+    file), the key's dotted path (after `prefix`) and both lines. Malformed yaml raises `yaml.YAMLError` as safe_load
+    does.
     Bounded memory: over `MAX_YAML_BYTES` of text, aliases expanding to over `MAX_YAML_NODES` values, a recursive alias
     or nesting too deep to parse are a ConfigError naming `name`, before anything is expanded."""
-    if len(text) > MAX_YAML_BYTES: raise ConfigError(f"{name}: {len(text):,} characters of yaml, more than a config may hold ({MAX_YAML_BYTES:,})")
+    if len(text) > MAX_YAML_BYTES:
+        raise ConfigError(f"{name}: {len(text):,} characters of yaml, more than a config may hold ({MAX_YAML_BYTES:,})")
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
-        if node is None: return None
+        if node is None:
+            return None
         _expanded_nodes(node, name, {}, set())
         _repeated_key(node, name, prefix)
         return loader.construct_document(node)
-    except RecursionError: raise ConfigError(f"{name}: yaml nested too deeply to read; a config nests a few levels") from None
-    finally: loader.dispose()
+    except RecursionError:
+        raise ConfigError(f"{name}: yaml nested too deeply to read; a config nests a few levels") from None
+    finally:
+        loader.dispose()
 
 # %% ../../nbs/00_core.config.ipynb #d0e797d1
 def flatten(d: dict, prefix: str = "") -> dict:
     "A nested dict of config groups (yaml) as `{dotted.key: value}`; a dict with a non-string key is a value."
     out = {}
     for k, v in d.items():
-        if isinstance(v, dict) and v and all(isinstance(x, str) for x in v): out.update(flatten(v, f"{prefix}{k}."))
-        else: out[f"{prefix}{k}"] = v
+        if isinstance(v, dict) and v and all(isinstance(x, str) for x in v):
+            out.update(flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
     return out
 
 # %% ../../nbs/00_core.config.ipynb #dc7ef297
@@ -267,12 +377,18 @@ def apply(cfg, data: dict | None = None, overrides: typing.Sequence[str] = ()):
     """Apply a nested dict (e.g. from yaml) and then `key=value` strings to a copy of `cfg`; returns the copy. Old keys
     (`rename_old_keys`) set their new keys, with one notice each."""
     cfg = _deepcopy(cfg)
-    for k, v in flatten(rename_old_keys(cfg, data or {})).items(): set_key(cfg, k, v)
+    for k, v in flatten(rename_old_keys(cfg, data or {})).items():
+        set_key(cfg, k, v)
     for o in overrides:
-        if "=" not in o: raise ConfigError(f"override {o!r} is not of the form key=value")
+        if "=" not in o:
+            raise ConfigError(f"override {o!r} is not of the form key=value")
         k, v = o.split("=", 1)
-        try: v = yaml_load(v, "command line", prefix=k.strip() + ".") if v.strip() else ""
-        except yaml.YAMLError as e: raise ConfigError(f"{k.strip()}: {v!r} is not a YAML value ({getattr(e, 'problem', None) or type(e).__name__})") from None
+        try:
+            v = yaml_load(v, "command line", prefix=k.strip() + ".") if v.strip() else ""
+        except yaml.YAMLError as e:
+            raise ConfigError(
+                f"{k.strip()}: {v!r} is not a YAML value ({getattr(e, 'problem', None) or type(e).__name__})"
+            ) from None
         set_key(cfg, k.strip(), v)
     return cfg
 
@@ -282,37 +398,63 @@ def validate(cfg, prefix: str = ""):
     hints = typing.get_type_hints(type(cfg))
     for f in fields(cfg):
         v, key = getattr(cfg, f.name), prefix + f.name
-        if is_dataclass(v): validate(v, key + "."); continue
+        if is_dataclass(v):
+            validate(v, key + ".")
+            continue
         check_value(_coerce(v, hints[f.name], key), f, key)
     return cfg
 
 # %% ../../nbs/00_core.config.ipynb #46131de9
-def load_config(default, path: str | Path | None = None, overrides: typing.Sequence[str] = (), as_given: typing.Sequence[str] | None = None):
+def load_config(
+    default,
+    path: str | Path | None = None,
+    overrides: typing.Sequence[str] = (),
+    as_given: typing.Sequence[str] | None = None,
+):
     """Defaults <- yaml file at `path` (`yaml_load`: a key given twice is refused) <- `key=value` overrides; each value
     checked as set, then the whole tree (`validate`). An error names where the value came from: the file (`in c.yaml:
-    ...`) or the argument (command line `optim.lr=x`: ...), as the user typed it: `as_given[i]` for `overrides[i]` where a
+    ...`) or the argument (command line `optim.lr=x`: ...), as the user typed it: `as_given[i]` for `overrides[i]`
+    where a
     caller rewrote the arguments (the evaluator drops a leading `eval.`)."""
     cfg = default
     if path is not None:
         path = Path(path)
-        if not path.exists(): raise FileNotFoundError(f"config file {path} does not exist")
-        if path.is_dir(): raise ConfigError(f"config file {path} is a directory, expected a yaml file")
+        if not path.exists():
+            raise FileNotFoundError(f"config file {path} does not exist")
+        if path.is_dir():
+            raise ConfigError(f"config file {path} is a directory, expected a yaml file")
         try:
-            with open(path, "rb") as f: raw = f.read(MAX_YAML_BYTES + 1)     # a pipe (`<(...)`) reads too; /dev/zero stops here
-        except OSError as e: raise ConfigError(f"config file {path}: cannot be read ({e.strerror})") from None
-        if len(raw) > MAX_YAML_BYTES: raise ConfigError(f"config file {path} holds more than {MAX_YAML_BYTES:,} bytes; a yaml config holds a few kB")
-        try: data = yaml_load(raw.decode("utf-8").removeprefix("\ufeff"), str(path)) or {}
-        except yaml.YAMLError as e: raise ConfigError(f"{path} is not valid YAML: {' '.join(str(e).split())}") from None
+            with open(path, "rb") as f:
+                raw = f.read(MAX_YAML_BYTES + 1)  # a pipe (`<(...)`) reads too; /dev/zero stops here
+        except OSError as e:
+            raise ConfigError(f"config file {path}: cannot be read ({e.strerror})") from None
+        if len(raw) > MAX_YAML_BYTES:
+            raise ConfigError(
+                f"config file {path} holds more than {MAX_YAML_BYTES:,} bytes; a yaml config holds a few kB"
+            )
+        try:
+            data = yaml_load(raw.decode("utf-8").removeprefix("\ufeff"), str(path)) or {}
+        except yaml.YAMLError as e:
+            raise ConfigError(f"{path} is not valid YAML: {' '.join(str(e).split())}") from None
         except UnicodeDecodeError as e:
             line = raw.count(b"\n", 0, e.start) + 1
-            raise ConfigError(f"config file {path} is not a text (yaml) file: line {line} holds byte 0x{raw[e.start]:02x} "
-                              f"({e.reason}); expected UTF-8 text") from None
-        if not isinstance(data, dict): raise ConfigError(f"{path} must hold a mapping of config groups, got {type(data).__name__}")
-        try: cfg = apply(default, data)
-        except ConfigError as e: raise ConfigError(f"in {path}: {e}") from None
-    for o, shown in zip(overrides, overrides if as_given is None else as_given, strict=True):   # one at a time: a mistake names its argument
-        try: cfg = apply(cfg, None, [o])
-        except ConfigError as e: raise ConfigError(f"command line `{shown}`: {e}") from None
+            raise ConfigError(
+                f"config file {path} is not a text (yaml) file: line {line} holds byte 0x{raw[e.start]:02x} "
+                f"({e.reason}); expected UTF-8 text"
+            ) from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path} must hold a mapping of config groups, got {type(data).__name__}")
+        try:
+            cfg = apply(default, data)
+        except ConfigError as e:
+            raise ConfigError(f"in {path}: {e}") from None
+    for o, shown in zip(
+        overrides, overrides if as_given is None else as_given, strict=True
+    ):  # one at a time: a mistake names its argument
+        try:
+            cfg = apply(cfg, None, [o])
+        except ConfigError as e:
+            raise ConfigError(f"command line `{shown}`: {e}") from None
     return validate(_deepcopy(cfg) if cfg is default else cfg)
 
 # %% ../../nbs/00_core.config.ipynb #4d3f0f57
@@ -320,32 +462,45 @@ def to_dict(cfg) -> dict:
     "The config as a nested dict of plain values (what is saved as yaml)."
     return dataclasses.asdict(cfg)
 
+
 def save_config(cfg, path: str | Path):
     "Write the resolved config as yaml (atomically)."
-    path = Path(path); tmp = path.with_suffix(path.suffix + ".tmp")
-    try: tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False)); tmp.replace(path)
-    except BaseException:                       # a full disk mid-write: no config.yaml.tmp left behind
-        tmp.unlink(missing_ok=True); raise
+    path = Path(path)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    try:
+        tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
+        tmp.replace(path)
+    except BaseException:  # a full disk mid-write: no config.yaml.tmp left behind
+        tmp.unlink(missing_ok=True)
+        raise
 
 # %% ../../nbs/00_core.config.ipynb #a56c966c
 def _rules_text(f) -> str:
     m, out = f.metadata, []
-    if (cs := _choices(f)) is not None: out.append("one of " + ", ".join(map(str, cs)))
+    if (cs := _choices(f)) is not None:
+        out.append("one of " + ", ".join(map(str, cs)))
     out += [f"{op} {m[k]}" for k, op in (("min", ">="), ("gt", ">"), ("max", "<=")) if k in m]
     return f" [{'; '.join(out)}]" if out else ""
+
 
 def _renamed_text(cfg, width: int = 100) -> str:
     "The closing note of `config_help`: per group, each old key -> its new key (and old values -> new)."
     groups = {}
     for k, (v, f) in _leaves(cfg).items():
-        if (old := f.metadata.get("renamed_from")) is None: continue
+        if (old := f.metadata.get("renamed_from")) is None:
+            continue
         group, _, name = k.rpartition(".")
         vals = ", ".join(f"{a} -> {b}" for a, b in (f.metadata.get("old_values") or {}).items())
         groups.setdefault(group, []).append(f"{old} -> {name}" + (f" ({vals})" if vals else ""))
-    if not groups: return ""
-    return ("\n\n  Renamed keys (the old key still works for one release, with a notice):\n"
-            + "\n".join(textwrap.fill(f"{g + ': ' if g else ''}{', '.join(olds)}", width, initial_indent=" " * 4, subsequent_indent=" " * 6)
-                        for g, olds in groups.items()))
+    if not groups:
+        return ""
+    return "\n\n  Renamed keys (the old key still works for one release, with a notice):\n" + "\n".join(
+        textwrap.fill(
+            f"{g + ': ' if g else ''}{', '.join(olds)}", width, initial_indent=" " * 4, subsequent_indent=" " * 6
+        )
+        for g, olds in groups.items()
+    )
+
 
 def config_help(cfg, width: int = 100) -> str:
     """Every key with its default (and its doc, from field metadata `doc`, and its rules: choices, bounds), under a
@@ -353,8 +508,18 @@ def config_help(cfg, width: int = 100) -> str:
     the renamed keys in one closing note."""
     lines, group = [], ""
     for k, (v, f) in _leaves(cfg).items():
-        if (g := k.rpartition(".")[0]) != group: lines += ["", f"{g}:"]; group = g
-        doc, head = f.metadata.get("doc", "") + _rules_text(f), f"  {k} = {yaml.safe_dump(v, default_flow_style=True).strip().removesuffix('...').strip()}"
-        if not doc or len(one := f"{head}    # {doc}") <= width: lines.append(one if doc else head)
-        else: lines += [head, *textwrap.wrap(doc, width, initial_indent=" " * 6, subsequent_indent=" " * 6, break_on_hyphens=False)]
+        if (g := k.rpartition(".")[0]) != group:
+            lines += ["", f"{g}:"]
+            group = g
+        doc, head = (
+            f.metadata.get("doc", "") + _rules_text(f),
+            f"  {k} = {yaml.safe_dump(v, default_flow_style=True).strip().removesuffix('...').strip()}",
+        )
+        if not doc or len(one := f"{head}    # {doc}") <= width:
+            lines.append(one if doc else head)
+        else:
+            lines += [
+                head,
+                *textwrap.wrap(doc, width, initial_indent=" " * 6, subsequent_indent=" " * 6, break_on_hyphens=False),
+            ]
     return "\n".join(lines).lstrip("\n") + _renamed_text(cfg, width)

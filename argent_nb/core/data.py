@@ -19,46 +19,80 @@ __all__ = ['HARD_NEGATIVE_TYPES', 'FIELDS', 'Node', 'RANK_NEGATIVE_MODES', 'Fiel
 HARD_NEGATIVE_TYPES = ("relation", "attribute", "object", "action")
 "CE-CLIP's hard-negative types (CE-CLIP sec. 3.1); a sample's `hard_negative_types` holds indices into this tuple."
 
+
 @dataclass(frozen=True)
 class FieldSpec:
     "How one field looks in a sample and in a batch."
+
     name: str
-    kind: str                       # 'image' | 'images' | 'text' | 'texts' | 'int' | 'ints'
+    kind: str  # 'image' | 'images' | 'text' | 'texts' | 'int' | 'ints'
     doc: str
-    companions: tuple = ()          # fields that always travel with this one (masks, types)
+    companions: tuple = ()  # fields that always travel with this one (masks, types)
 
 # %% ../../nbs/05_core.data.ipynb #ec769314
-FIELDS = {f.name: f for f in [
-    FieldSpec("images", "image", "float image [3, H, W]"),
-    FieldSpec("captions", "text", "the image's caption"),
-    FieldSpec("tiers", "texts", "T captions, general -> specific; tier t+1 entails tier t", ("tier_negatives",)),
-    FieldSpec("tier_negatives", "texts", "T captions; negative t contradicts tier t and entails tier t-1",
-              ("tier_negatives_valid",)),
-    FieldSpec("tier_negatives_valid", "bools", "which tier negatives exist"),
-    FieldSpec("rank_labels", "ints", "R taxon indices (index within the rank), rank 0 most general"),
-    FieldSpec("rank_texts", "texts", "R rank texts: taxon names of ranks 0..j joined by spaces"),
-    FieldSpec("rank_names", "texts", "R texts, one per rank: the rank's own name alone in a fixed template (equal token "
-              "count at every rank, no text contains another)"),
-    FieldSpec("rank_negatives", "texts", "R rank texts; entry k: a rank-k taxon sharing ranks 0..k-2 with the positive "
-              "and differing at rank k-1 (RCME Eq. 5 hard negatives; see `rank_negatives`)",
-              ("rank_negatives_valid", "rank_negatives_differ")),
-    FieldSpec("rank_negatives_valid", "bools", "which rank negatives exist"),
-    FieldSpec("rank_negatives_differ", "ints", "rank at which rank negative k first differs from the positive "
-              "(k-1 as asked, another rank after a fallback, -1 when missing)"),
-    FieldSpec("rank_random_negatives", "texts", "R rank texts; entry k: a random rank-k taxon off the positive's path "
-              "(RCME's random-negative ablation, Table 6)", ("rank_random_negatives_valid",)),
-    FieldSpec("rank_random_negatives_valid", "bools", "which random rank negatives exist"),
-    FieldSpec("hard_negatives", "texts", "K foils of the caption, false for the image",
-              ("hard_negative_types", "hard_negatives_valid")),
-    FieldSpec("hard_negative_types", "ints", "type of each foil, index into HARD_NEGATIVE_TYPES"),
-    FieldSpec("hard_negatives_valid", "bools", "which foils exist (missing type -> placeholder, masked)"),
-    FieldSpec("hard_negative_binding", "bools", "per foil: True if binding-only (all its content words are true of "
-              "the scene, wrongly bound), False if a bag of words rejects it (it names something absent)"),
-    FieldSpec("box_images", "images", "M object crops [M, 3, H, W]", ("box_texts", "boxes_valid")),
-    FieldSpec("box_texts", "texts", "M noun phrases, one per crop", ("box_images", "boxes_valid")),
-    FieldSpec("boxes_valid", "bools", "which boxes exist (padding when samples have fewer boxes)"),
-    FieldSpec("index", "int", "the sample's index in its dataset"),
-]}
+FIELDS = {
+    f.name: f
+    for f in [
+        FieldSpec("images", "image", "float image [3, H, W]"),
+        FieldSpec("captions", "text", "the image's caption"),
+        FieldSpec("tiers", "texts", "T captions, general -> specific; tier t+1 entails tier t", ("tier_negatives",)),
+        FieldSpec(
+            "tier_negatives",
+            "texts",
+            "T captions; negative t contradicts tier t and entails tier t-1",
+            ("tier_negatives_valid",),
+        ),
+        FieldSpec("tier_negatives_valid", "bools", "which tier negatives exist"),
+        FieldSpec("rank_labels", "ints", "R taxon indices (index within the rank), rank 0 most general"),
+        FieldSpec("rank_texts", "texts", "R rank texts: taxon names of ranks 0..j joined by spaces"),
+        FieldSpec(
+            "rank_names",
+            "texts",
+            "R texts, one per rank: the rank's own name alone in a fixed template (equal token "
+            "count at every rank, no text contains another)",
+        ),
+        FieldSpec(
+            "rank_negatives",
+            "texts",
+            "R rank texts; entry k: a rank-k taxon sharing ranks 0..k-2 with the positive "
+            "and differing at rank k-1 (RCME Eq. 5 hard negatives; see `rank_negatives`)",
+            ("rank_negatives_valid", "rank_negatives_differ"),
+        ),
+        FieldSpec("rank_negatives_valid", "bools", "which rank negatives exist"),
+        FieldSpec(
+            "rank_negatives_differ",
+            "ints",
+            "rank at which rank negative k first differs from the positive "
+            "(k-1 as asked, another rank after a fallback, -1 when missing)",
+        ),
+        FieldSpec(
+            "rank_random_negatives",
+            "texts",
+            "R rank texts; entry k: a random rank-k taxon off the positive's path "
+            "(RCME's random-negative ablation, Table 6)",
+            ("rank_random_negatives_valid",),
+        ),
+        FieldSpec("rank_random_negatives_valid", "bools", "which random rank negatives exist"),
+        FieldSpec(
+            "hard_negatives",
+            "texts",
+            "K foils of the caption, false for the image",
+            ("hard_negative_types", "hard_negatives_valid"),
+        ),
+        FieldSpec("hard_negative_types", "ints", "type of each foil, index into HARD_NEGATIVE_TYPES"),
+        FieldSpec("hard_negatives_valid", "bools", "which foils exist (missing type -> placeholder, masked)"),
+        FieldSpec(
+            "hard_negative_binding",
+            "bools",
+            "per foil: True if binding-only (all its content words are true of "
+            "the scene, wrongly bound), False if a bag of words rejects it (it names something absent)",
+        ),
+        FieldSpec("box_images", "images", "M object crops [M, 3, H, W]", ("box_texts", "boxes_valid")),
+        FieldSpec("box_texts", "texts", "M noun phrases, one per crop", ("box_images", "boxes_valid")),
+        FieldSpec("boxes_valid", "bools", "which boxes exist (padding when samples have fewer boxes)"),
+        FieldSpec("index", "int", "the sample's index in its dataset"),
+    ]
+}
 "Every field a dataset can provide and a method can need."
 
 # %% ../../nbs/05_core.data.ipynb #3fe93cc8
@@ -66,32 +100,39 @@ def expand_fields(names: Iterable[str], what: str = "fields") -> frozenset:
     "Validate field `names` and close them under companions (a field's masks and types come with it)."
     names = list(names)
     unknown = [n for n in names if n not in FIELDS]
-    if unknown: raise KeyError(f"unknown {what} {unknown}; valid fields are {sorted(FIELDS)}")
+    if unknown:
+        raise KeyError(f"unknown {what} {unknown}; valid fields are {sorted(FIELDS)}")
     out, todo = set(), list(names)
     while todo:
         n = todo.pop()
-        if n not in out: out.add(n); todo.extend(FIELDS[n].companions)
+        if n not in out:
+            out.add(n)
+            todo.extend(FIELDS[n].companions)
     return frozenset(out)
 
 # %% ../../nbs/05_core.data.ipynb #9fee24bb
 class MissingFieldsError(ValueError):
     "A consumer needs fields its data source does not provide."
 
-def check_fields(provided: Iterable[str], needed: Iterable[str],
-                 provider: str = "the dataset", consumer: str = "the method") -> frozenset:
+
+def check_fields(
+    provided: Iterable[str], needed: Iterable[str], provider: str = "the dataset", consumer: str = "the method"
+) -> frozenset:
     "Raise `MissingFieldsError` naming both sides unless `provided` covers `needed`; returns the expanded needs."
     have = expand_fields(provided, f"fields provided by {provider}")
     need = expand_fields(needed, f"fields needed by {consumer}")
     missing = sorted(need - have)
     if missing:
-        raise MissingFieldsError(f"{consumer} needs fields {missing} that {provider} does not provide; "
-                                 f"{provider} provides {sorted(have)}")
+        raise MissingFieldsError(
+            f"{consumer} needs fields {missing} that {provider} does not provide; {provider} provides {sorted(have)}"
+        )
     return need
 
 # %% ../../nbs/05_core.data.ipynb #7c4180b5
 @dataclass
 class Batch:
     "A collated batch: one tensor per `FIELDS` entry in `FIELDS` order (`None` where the dataset lacks it), then `raw`."
+
     images: Tensor | None = None
     captions: Tensor | None = None
     tiers: Tensor | None = None
@@ -123,116 +164,165 @@ class Batch:
     def __len__(self):
         for n in FIELDS:
             v = getattr(self, n)
-            if v is not None: return v.shape[0]
+            if v is not None:
+                return v.shape[0]
         return 0
 
     def __getitem__(self, name: str) -> Tensor:
-        if name not in FIELDS: raise KeyError(f"unknown field {name!r}; valid fields are {sorted(FIELDS)}")
+        if name not in FIELDS:
+            raise KeyError(f"unknown field {name!r}; valid fields are {sorted(FIELDS)}")
         v = getattr(self, name)
-        if v is None: raise KeyError(f"this batch has no field {name!r}; it has {sorted(self.fields)}")
+        if v is None:
+            raise KeyError(f"this batch has no field {name!r}; it has {sorted(self.fields)}")
         return v
 
     def to(self, *args, **kwargs) -> "Batch":
         "Move (or cast) every tensor field; masks, labels and tokens keep their dtype under a dtype cast."
+
         def mv(v):
-            if v is None: return None
-            if v.is_floating_point(): return v.to(*args, **kwargs)
+            if v is None:
+                return None
+            if v.is_floating_point():
+                return v.to(*args, **kwargs)
             dev = kwargs.get("device", next((a for a in args if isinstance(a, (str, torch.device))), None))
             return v.to(dev) if dev is not None else v
+
         return dataclasses.replace(self, **{n: mv(getattr(self, n)) for n in FIELDS})
 
 # %% ../../nbs/05_core.data.ipynb #c1b7e279
 def get_tokenizer(model_name: str | None = None, context_length: int | None = None) -> Callable:
     "open_clip's tokenizer for `model_name`, or CLIP's BPE tokenizer with `context_length` (default 77)."
     import open_clip
+
     if model_name is not None:
-        return open_clip.get_tokenizer(model_name, **({} if context_length is None else {"context_length": context_length}))
+        return open_clip.get_tokenizer(
+            model_name, **({} if context_length is None else {"context_length": context_length})
+        )
     from open_clip.tokenizer import SimpleTokenizer
+
     return SimpleTokenizer(context_length=context_length or 77)
 
 # %% ../../nbs/05_core.data.ipynb #d17801e1
 def _where(i, s):
     return f"sample {i}" + (f" (index {s['index']})" if isinstance(s, dict) and "index" in s else "")
 
+
 def _same_len(vals, n, samples):
     L0 = len(vals[0])
     for i, v in enumerate(vals):
-        if len(v) != L0: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has {len(v)} entries, "
-                                          f"expected {L0} like {_where(0, samples[0])}")
+        if len(v) != L0:
+            raise ValueError(
+                f"{_where(i, samples[i])}: field {n!r} has {len(v)} entries, expected {L0} like {_where(0, samples[0])}"
+            )
+
 
 def _stack_images(vals, n, samples):
     ref = None
     for i, v in enumerate(vals):
         if not isinstance(v, Tensor) or not v.is_floating_point():
-            raise TypeError(f"{_where(i, samples[i])}: field {n!r} must be a float tensor, got "
-                            f"{type(v).__name__}{'' if not isinstance(v, Tensor) else ' ' + str(v.dtype)}")
+            raise TypeError(
+                f"{_where(i, samples[i])}: field {n!r} must be a float tensor, got "
+                f"{type(v).__name__}{'' if not isinstance(v, Tensor) else ' ' + str(v.dtype)}"
+            )
         want = 3 if n == "images" else 4
-        if v.ndim != want: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has shape {tuple(v.shape)}, expected {want} dims "
-                                            f"({'[3, H, W]' if want == 3 else '[M, 3, H, W]'})")
-        if ref is None: ref = v.shape[-3:]
-        elif v.shape[-3:] != ref: raise ValueError(f"{_where(i, samples[i])}: field {n!r} has image shape {tuple(v.shape[-3:])}, "
-                                                   f"expected {tuple(ref)} like sample 0")
+        if v.ndim != want:
+            raise ValueError(
+                f"{_where(i, samples[i])}: field {n!r} has shape {tuple(v.shape)}, expected {want} dims "
+                f"({'[3, H, W]' if want == 3 else '[M, 3, H, W]'})"
+            )
+        if ref is None:
+            ref = v.shape[-3:]
+        elif v.shape[-3:] != ref:
+            raise ValueError(
+                f"{_where(i, samples[i])}: field {n!r} has image shape {tuple(v.shape[-3:])}, "
+                f"expected {tuple(ref)} like sample 0"
+            )
     return torch.stack(vals)
 
 # %% ../../nbs/05_core.data.ipynb #6c5ce76c
 def _pad(v, M, n, i, s):
     k = len(v)
-    if k == M: return list(v) if not isinstance(v, Tensor) else v
-    if n == "boxes_valid": return list(v) + [False] * (M - k)
-    if n == "box_texts": return list(v) + [""] * (M - k)
+    if k == M:
+        return list(v) if not isinstance(v, Tensor) else v
+    if n == "boxes_valid":
+        return list(v) + [False] * (M - k)
+    if n == "box_texts":
+        return list(v) + [""] * (M - k)
     v = torch.as_tensor(v) if not isinstance(v, Tensor) else v
-    if k == 0: raise ValueError(f"{_where(i, s)}: 'box_images' is empty; give a [0, 3, H, W] tensor via padding in the dataset")
+    if k == 0:
+        raise ValueError(
+            f"{_where(i, s)}: 'box_images' is empty; give a [0, 3, H, W] tensor via padding in the dataset"
+        )
     return torch.cat([v, v.new_zeros(M - k, *v.shape[1:])])
 
+
 def _tokenize_texts(tokenizer, texts: dict, keep_raw: bool) -> tuple[dict, dict]:
-    "One tokenizer call for every text of a batch: {field: (strings, shape)} -> (tokens [*shape, L] and raw strings per field)."
+    """One tokenizer call for every text of a batch: {field: (strings, shape)} -> (tokens [*shape, L] and raw strings
+    per field)."""
     out, raw = {}, {}
     flat = [t for v, _ in texts.values() for t in v]
     tok = tokenizer(flat)
     if not isinstance(tok, Tensor) or tok.ndim != 2 or tok.shape[0] != len(flat):
-        raise TypeError(f"tokenizer must map a list of n strings to a tensor [n, L], got {type(tok).__name__} "
-                        f"{getattr(tok, 'shape', '')} for n={len(flat)}")
+        raise TypeError(
+            f"tokenizer must map a list of n strings to a tensor [n, L], got {type(tok).__name__} "
+            f"{getattr(tok, 'shape', '')} for n={len(flat)}"
+        )
     start = 0
     for n, (v, shape) in texts.items():
-        out[n] = tok[start:start + len(v)].reshape(*shape, tok.shape[1]); start += len(v)
-        if keep_raw: raw[n] = v if FIELDS[n].kind == "text" else [v[i:i + shape[1]] for i in range(0, len(v), max(shape[1], 1))]
+        out[n] = tok[start : start + len(v)].reshape(*shape, tok.shape[1])
+        start += len(v)
+        if keep_raw:
+            raw[n] = (
+                v if FIELDS[n].kind == "text" else [v[i : i + shape[1]] for i in range(0, len(v), max(shape[1], 1))]
+            )
     return out, raw
 
 # %% ../../nbs/05_core.data.ipynb #2ed57b7b
 class Collator:
     "Collate sample dicts into a `Batch`, tokenising text fields with `tokenizer` (list[str] -> LongTensor [n, L])."
+
     def __init__(self, tokenizer: Callable, fields: Iterable[str] | None = None, keep_raw: bool = True):
         self.tokenizer, self.keep_raw = tokenizer, keep_raw
         self.fields = None if fields is None else expand_fields(fields)
 
     def __call__(self, samples: Sequence[dict]) -> Batch:
-        if not samples: raise ValueError("cannot collate an empty list of samples")
+        if not samples:
+            raise ValueError("cannot collate an empty list of samples")
         for i, s in enumerate(samples):
-            if not isinstance(s, dict): raise TypeError(f"{_where(i, s)} is a {type(s).__name__}, expected a dict of fields")
+            if not isinstance(s, dict):
+                raise TypeError(f"{_where(i, s)} is a {type(s).__name__}, expected a dict of fields")
         names = self.fields if self.fields is not None else expand_fields(samples[0].keys(), "sample keys")
         for i, s in enumerate(samples):
             missing = sorted(set(names) - set(s))
-            if missing: raise KeyError(f"{_where(i, s)} lacks fields {missing}; it has {sorted(s)}")
+            if missing:
+                raise KeyError(f"{_where(i, s)} lacks fields {missing}; it has {sorted(s)}")
         out, raw, texts = {}, {}, {}
         M = max((len(s["box_images"]) for s in samples), default=0) if "box_images" in names else 0
         for n in names:
             kind, vals = FIELDS[n].kind, [s[n] for s in samples]
-            if n in ("box_images", "box_texts", "boxes_valid"): vals = [_pad(v, M, n, i, samples[i]) for i, v in enumerate(vals)]
-            if kind in ("texts", "ints", "bools", "images"): _same_len(vals, n, samples)
+            if n in ("box_images", "box_texts", "boxes_valid"):
+                vals = [_pad(v, M, n, i, samples[i]) for i, v in enumerate(vals)]
+            if kind in ("texts", "ints", "bools", "images"):
+                _same_len(vals, n, samples)
             if kind == "text":
                 for i, v in enumerate(vals):
-                    if not isinstance(v, str): raise TypeError(f"{_where(i, samples[i])}: field {n!r} is {type(v).__name__}, expected a string")
+                    if not isinstance(v, str):
+                        raise TypeError(
+                            f"{_where(i, samples[i])}: field {n!r} is {type(v).__name__}, expected a string"
+                        )
                 texts[n] = (vals, (len(vals),))
             elif kind == "texts":
                 for i, v in enumerate(vals):
-                    if not all(isinstance(t, str) for t in v): raise TypeError(f"{_where(i, samples[i])}: field {n!r} must be a list of strings")
+                    if not all(isinstance(t, str) for t in v):
+                        raise TypeError(f"{_where(i, samples[i])}: field {n!r} must be a list of strings")
                 texts[n] = ([t for v in vals for t in v], (len(vals), len(vals[0])))
             elif kind in ("image", "images"):
                 out[n] = _stack_images(vals, n, samples)
             else:
                 out[n] = torch.as_tensor(vals, dtype=torch.bool if kind == "bools" else torch.long)
         if texts:  # one tokenizer call for every text of the batch
-            tokens, raw = _tokenize_texts(self.tokenizer, texts, self.keep_raw); out.update(tokens)
+            tokens, raw = _tokenize_texts(self.tokenizer, texts, self.keep_raw)
+            out.update(tokens)
         return Batch(**out, raw=raw)
 
 # %% ../../nbs/05_core.data.ipynb #1f508602
@@ -241,6 +331,7 @@ Node = tuple
 # %% ../../nbs/05_core.data.ipynb #b2b6d8ab
 class Taxonomy:
     "A rooted tree whose nodes are name tuples; built from its leaf paths. Ranks are 0-based below the root."
+
     # the nodes, built from the leaf paths: sorted root first then rank by rank, children, ranks, leaves
     def __init__(self, leaves: Iterable[Sequence[str]], rank_names: Sequence[str] | None = None):
         nodes = {()}
@@ -248,59 +339,79 @@ class Taxonomy:
             leaf = tuple(leaf)
             if not leaf or not all(isinstance(x, str) and x for x in leaf):
                 raise ValueError(f"leaf {i} is {leaf!r}; expected a non-empty sequence of non-empty names")
-            nodes.update(leaf[:j + 1] for j in range(len(leaf)))
+            nodes.update(leaf[: j + 1] for j in range(len(leaf)))
         self.depth = max(len(n) for n in nodes)
         if rank_names is not None and len(rank_names) != self.depth:
             raise ValueError(f"rank_names has {len(rank_names)} names but the tree has {self.depth} ranks")
         self.rank_names = tuple(rank_names) if rank_names is not None else tuple(f"rank{j}" for j in range(self.depth))
-        self.nodes = sorted(nodes, key=lambda n: (len(n), n))   # root first, then rank by rank
+        self.nodes = sorted(nodes, key=lambda n: (len(n), n))  # root first, then rank by rank
         self._children = {n: [] for n in self.nodes}
-        for n in self.nodes[1:]: self._children[n[:-1]].append(n)
+        for n in self.nodes[1:]:
+            self._children[n[:-1]].append(n)
         self.ranks = [[n for n in self.nodes if len(n) == j + 1] for j in range(self.depth)]
         self._rank_index = {n: i for r in self.ranks for i, n in enumerate(r)}
         self.leaves = [n for n in self.nodes if not self._children[n]]
 
     root = ()
-    def __contains__(self, n): return tuple(n) in self._children
-    def __len__(self): return len(self.nodes)
-    def __repr__(self): return f"Taxonomy({len(self.nodes) - 1} taxa, ranks {list(self.rank_names)}, {len(self.leaves)} leaves)"
+
+    def __contains__(self, n):
+        return tuple(n) in self._children
+
+    def __len__(self):
+        return len(self.nodes)
+
+    def __repr__(self):
+        return f"Taxonomy({len(self.nodes) - 1} taxa, ranks {list(self.rank_names)}, {len(self.leaves)} leaves)"
 
     def _check(self, n) -> Node:
         n = tuple(n)
-        if n not in self._children: raise KeyError(f"{n!r} is not a node of this taxonomy")
+        if n not in self._children:
+            raise KeyError(f"{n!r} is not a node of this taxonomy")
         return n
 
     # tree queries: prefix operations on the name-tuple nodes
-    def children(self, n) -> list: return list(self._children[self._check(n)])
+    def children(self, n) -> list:
+        return list(self._children[self._check(n)])
+
     def parent(self, n) -> Node:
         n = self._check(n)
-        if not n: raise ValueError("the root has no parent")
+        if not n:
+            raise ValueError("the root has no parent")
         return n[:-1]
+
     def rank(self, n) -> int:
         "0-based rank of `n` (-1 for the root)."
         return len(self._check(n)) - 1
+
     def ancestors(self, n, include_self: bool = True) -> list:
         "Ancestors of `n` from rank 0 down (the root excluded)."
         n = self._check(n)
         return [n[:j] for j in range(1, len(n) + (1 if include_self else 0))]
+
     def rank_index(self, n) -> int:
         "Index of `n` among the nodes of its rank (what `rank_labels` hold)."
         return self._rank_index[self._check(n)]
+
     def rank_labels(self, n) -> list:
         "Rank indices of `n`'s ancestors and itself, rank 0 first."
         return [self._rank_index[a] for a in self.ancestors(n)]
+
     def rank_text(self, n) -> str:
         "Names of the ranks 0..rank(n) joined by spaces (RCME's rank text)."
         return " ".join(self._check(n))
+
     def siblings(self, n) -> list:
         "Nodes with the same parent as `n`, `n` excluded."
         return [m for m in self._children[self.parent(n)] if m != n]
+
     @staticmethod
     def lca(a, b) -> Node:
         "Lowest common ancestor: the longest common prefix."
         k = 0
-        while k < min(len(a), len(b)) and a[k] == b[k]: k += 1
+        while k < min(len(a), len(b)) and a[k] == b[k]:
+            k += 1
         return tuple(a[:k])
+
     def distance(self, a, b) -> int:
         "Number of edges on the tree path between `a` and `b`."
         a, b = self._check(a), self._check(b)
@@ -310,12 +421,16 @@ class Taxonomy:
     def to_networkx(self):
         "The tree as a `networkx.DiGraph` with edges parent -> child."
         import networkx as nx
-        g = nx.DiGraph(); g.add_nodes_from(self.nodes)
+
+        g = nx.DiGraph()
+        g.add_nodes_from(self.nodes)
         g.add_edges_from((n[:-1], n) for n in self.nodes[1:])
         return g
+
     def render(self, max_children: int | None = None) -> str:
         "An indented text picture of the tree (at most `max_children` shown per node)."
         lines = []
+
         def walk(n, pre):
             kids = self._children[n]
             shown = kids if max_children is None else kids[:max_children]
@@ -323,34 +438,42 @@ class Taxonomy:
                 last = i == len(shown) - 1 and len(shown) == len(kids)
                 lines.append(f"{pre}{'└── ' if last else '├── '}{c[-1]}  [{self.rank_names[len(c) - 1]}]")
                 walk(c, pre + ("    " if last else "│   "))
-            if len(shown) < len(kids): lines.append(f"{pre}└── ... {len(kids) - len(shown)} more")
-        walk((), ""); return "\n".join(["(root)"] + lines)
+            if len(shown) < len(kids):
+                lines.append(f"{pre}└── ... {len(kids) - len(shown)} more")
 
+        walk((), "")
+        return "\n".join(["(root)"] + lines)
 
 # %% ../../nbs/05_core.data.ipynb #c5c1509f
 def _prefix_slice(taxonomy: Taxonomy, k: int, prefix: tuple) -> tuple[int, int]:
     "(lo, hi): `taxonomy.ranks[k][lo:hi]` are the rank-k nodes whose first len(prefix) names are `prefix`."
     nodes, p = taxonomy.ranks[k], tuple(prefix)
-    cut = lambda n: n[:len(p)]
+    cut = lambda n: n[: len(p)]
     return bisect.bisect_left(nodes, p, key=cut), bisect.bisect_right(nodes, p, key=cut)
 
 # %% ../../nbs/05_core.data.ipynb #f98e8b4c
 def _pick(n: int, get: Callable, rng, accept: Callable | None = None, tries: int = 32):
     "A uniform choice among the accepted items `get(0..n-1)` (`accept(item) -> bool`), or None if none is accepted."
-    if n <= 0: return None
-    if accept is None: return get(int(rng.integers(n)))
-    if n > tries:                                   # i.i.d. draws: the first accepted one is uniform among the accepted
+    if n <= 0:
+        return None
+    if accept is None:
+        return get(int(rng.integers(n)))
+    if n > tries:  # i.i.d. draws: the first accepted one is uniform among the accepted
         for k in rng.integers(n, size=tries):
-            if accept(m := get(int(k))): return m
-    for k in rng.permutation(n):                    # exhaustive: the first accepted one of a uniform random order
-        if accept(m := get(int(k))): return m
+            if accept(m := get(int(k))):
+                return m
+    for k in rng.permutation(n):  # exhaustive: the first accepted one of a uniform random order
+        if accept(m := get(int(k))):
+            return m
     return None
 
 # %% ../../nbs/05_core.data.ipynb #da3664a8
 RANK_NEGATIVE_MODES = ("rank_matched", "random")
 
-def rank_negatives(taxonomy: Taxonomy, leaf, rng, *, mode: str = "rank_matched",
-                   accept: Callable | None = None) -> list[tuple[Node | None, int]]:
+
+def rank_negatives(
+    taxonomy: Taxonomy, leaf, rng, *, mode: str = "rank_matched", accept: Callable | None = None
+) -> list[tuple[Node | None, int]]:
     """One negative per rank k = 0..len(leaf)-1 of the positive `leaf`: (a rank-k node, the rank where it first
     differs from `leaf`), or (None, -1). "rank_matched": differs at rank k-1 (RCME Eq. 5; k = 0: a sibling), else
     at k-2, ..., 0, else at k; "random": any rank-k node off `leaf`'s path. `accept(node)` filters the candidates;
@@ -362,16 +485,19 @@ def rank_negatives(taxonomy: Taxonomy, leaf, rng, *, mode: str = "rank_matched",
         raise KeyError(f"rank_negatives: the positive {leaf!r} is not a (non-root) node of {taxonomy!r}")
     out = []
     for k in range(len(leaf)):
-        if mode == "random":                        # every rank-k node but leaf[:k+1]: skip its index
-            me, nodes = taxonomy.rank_index(leaf[:k + 1]), taxonomy.ranks[k]
+        if mode == "random":  # every rank-k node but leaf[:k+1]: skip its index
+            me, nodes = taxonomy.rank_index(leaf[: k + 1]), taxonomy.ranks[k]
             m = _pick(len(nodes) - 1, lambda j: nodes[j + (j >= me)], rng, accept)
             out.append((m, -1) if m is None else (m, len(taxonomy.lca(m, leaf))))
             continue
         for d in [*range(k - 1, -1, -1), k] if k else [0]:
-            lo, hi = _prefix_slice(taxonomy, k, leaf[:d])           # shares ranks 0..d-1
-            a, b = _prefix_slice(taxonomy, k, leaf[:d + 1])         # ... and not rank d
+            lo, hi = _prefix_slice(taxonomy, k, leaf[:d])  # shares ranks 0..d-1
+            a, b = _prefix_slice(taxonomy, k, leaf[: d + 1])  # ... and not rank d
             nodes = taxonomy.ranks[k]
             m = _pick((a - lo) + (hi - b), lambda j: nodes[lo + j if j < a - lo else b + j - (a - lo)], rng, accept)
-            if m is not None: out.append((m, d)); break
-        else: out.append((None, -1))
+            if m is not None:
+                out.append((m, d))
+                break
+        else:
+            out.append((None, -1))
     return out

@@ -26,7 +26,8 @@ def _upcast(a):
 
 def fp32_geometry(fn):
     "Decorate a geometry op: run it with autocast off and float16/bfloat16 tensor arguments upcast to float32."
-    if getattr(fn, "__fp32_geometry__", False): return fn
+    if getattr(fn, "__fp32_geometry__", False):
+        return fn
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -39,7 +40,8 @@ def fp32_geometry(fn):
 
 # %% ../../nbs/02_core.geometry.ipynb #3ad0eeab
 def _check(x, name: str, dim: int | None = None, ndim: int | None = None) -> Tensor:
-    "Return `x` if it is a floating tensor with >= 1 dims (exactly `ndim` if given) and last dim `dim`; else ValueError."
+    """Return `x` if it is a floating tensor with >= 1 dims (exactly `ndim` if given) and last dim `dim`; else
+    ValueError."""
     if not isinstance(x, Tensor) or not x.is_floating_point():
         got = x.dtype if isinstance(x, Tensor) else type(x).__name__
         raise ValueError(f"{name}: expected a floating-point tensor of points [..., D], got {got}")
@@ -69,20 +71,29 @@ def _pairwise(op, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
 # %% ../../nbs/02_core.geometry.ipynb #a276773a
 class Geometry(abc.ABC):
     "The embedding space as losses and metrics see it: subclass and implement `embed`, `similarity`, `distance`."
+
     name: str = ""  # registry key
     requires_root: bool = False  # True when the model must supply the root embedding (radial); Lorentz uses the origin
     # hierarchy op -> the ops its default implementation needs (None: no default)
-    HIERARCHY_OPS = {"root": None, "genericness": ("root",), "exterior_angle": None,
-                     "pairwise_exterior_angle": ("exterior_angle",), "aperture": None, "geodesic": None,
-                     "path": ("root", "geodesic")}
+    HIERARCHY_OPS = {
+        "root": None,
+        "genericness": ("root",),
+        "exterior_angle": None,
+        "pairwise_exterior_angle": ("exterior_angle",),
+        "aperture": None,
+        "geodesic": None,
+        "path": ("root", "geodesic"),
+    }
     OPS = ("embed", "similarity", "pairwise_similarity", "distance", "pairwise_distance", "logits", *HIERARCHY_OPS)
 
-    def __repr__(self): return f"{type(self).__name__}(name={self.name!r})"
+    def __repr__(self):
+        return f"{type(self).__name__}(name={self.name!r})"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         for op in cls.OPS:
-            if op in vars(cls): setattr(cls, op, fp32_geometry(vars(cls)[op]))
+            if op in vars(cls):
+                setattr(cls, op, fp32_geometry(vars(cls)[op]))
 
     # the contract: three required ops
     @abc.abstractmethod
@@ -127,14 +138,17 @@ class Geometry(abc.ABC):
     def path(self, x: Tensor, steps: int = 16) -> Tensor:
         "`steps` equally spaced points along the geodesic from the root to `x` [..., D] -> [steps, ..., D]."
         x = _check(x, "x")
-        if steps < 2: raise ValueError(f"steps: expected at least 2 (root and x), got {steps}")
+        if steps < 2:
+            raise ValueError(f"steps: expected at least 2 (root and x), got {steps}")
         t = torch.linspace(0, 1, steps, dtype=x.dtype, device=x.device).view(-1, *[1] * (x.ndim - 1))
         return self.geodesic(self.root(x), x, t)
 
     # optional hierarchy ops: unsupported unless a subclass provides them
     def _unsupported(self, op: str, by: str = "RadialGeometry (`core.radial`) and LorentzGeometry (`core.lorentz`)"):
-        return NotImplementedError(f"{type(self).__name__} ({self.name!r}) does not implement `{op}`; it is provided "
-                                   f"by {by}. Check `geometry.supports({op!r})` before calling it.")
+        return NotImplementedError(
+            f"{type(self).__name__} ({self.name!r}) does not implement `{op}`; it is provided "
+            f"by {by}. Check `geometry.supports({op!r})` before calling it."
+        )
 
     @fp32_geometry
     def root(self, like: Tensor) -> Tensor:
@@ -153,17 +167,18 @@ class Geometry(abc.ABC):
 
     @fp32_geometry
     def geodesic(self, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
-        "The point at fraction `t` in [0, 1] along the geodesic from `x` to `y`; `t` broadcasts against the leading dims."
+        """The point at fraction `t` in [0, 1] along the geodesic from `x` to `y`; `t` broadcasts against the leading
+        dims."""
         raise self._unsupported("geodesic")
 
     def supports(self, op: str) -> bool:
         "Whether the hierarchy op `op` (a key of `HIERARCHY_OPS`) is available on this geometry."
         if op not in self.HIERARCHY_OPS:
             raise ValueError(f"unknown hierarchy op {op!r}; valid: {sorted(self.HIERARCHY_OPS)}")
-        if getattr(type(self), op) is not getattr(Geometry, op): return True
+        if getattr(type(self), op) is not getattr(Geometry, op):
+            return True
         needs = self.HIERARCHY_OPS[op]
         return needs is not None and all(self.supports(o) for o in needs)
-
 
 # %% ../../nbs/02_core.geometry.ipynb #546f447b
 def get_geometry(name: str, **kwargs) -> Geometry:
@@ -174,11 +189,13 @@ def get_geometry(name: str, **kwargs) -> Geometry:
 @register_geometry
 class CosineGeometry(Geometry):
     "CLIP's geometry: unit-normalised embeddings, cosine similarity, chord distance and straight paths in R^D."
+
     name = "cosine"
 
     def __init__(self, root: Tensor | None = None, eps: float = 1e-8):
         self.eps, self._root = eps, None
-        if root is not None: self.set_root(root)
+        if root is not None:
+            self.set_root(root)
 
     def set_root(self, root: Tensor) -> CosineGeometry:
         "Set the entailment root, a point [D] (its autograd graph is kept)."
@@ -212,8 +229,11 @@ class CosineGeometry(Geometry):
     def root(self, like: Tensor) -> Tensor:
         "The root given at construction or by `set_root`, on the dtype and device of `like`."
         if self._root is None:
-            raise self._unsupported("root", "CosineGeometry(root=r) or `set_root(r)`, and by RadialGeometry "
-                                            "(the model's embedding of '') and LorentzGeometry (the origin)")
+            raise self._unsupported(
+                "root",
+                "CosineGeometry(root=r) or `set_root(r)`, and by RadialGeometry "
+                "(the model's embedding of '') and LorentzGeometry (the origin)",
+            )
         return self._root.to(dtype=like.dtype, device=like.device)
 
     def geodesic(self, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
@@ -224,4 +244,3 @@ class CosineGeometry(Geometry):
     def supports(self, op: str) -> bool:
         "Whether the hierarchy op `op` is available; root-dependent ops need a root."
         return self._root is not None if op == "root" else super().supports(op)
-

@@ -22,6 +22,7 @@ MODALITIES = ("image", "text")
 
 class Head(nn.Module):
     "Base class: map tower features [B, D] of `modality` ('image' or 'text') to points of `self.geometry`."
+
     name: str = ""  # registry key
     geometry: Geometry
 
@@ -33,7 +34,8 @@ class Head(nn.Module):
         raise NotImplementedError
 
     def _check(self, x: Tensor, modality: str) -> None:
-        if modality not in MODALITIES: raise ValueError(f"modality must be one of {MODALITIES}, got {modality!r}")
+        if modality not in MODALITIES:
+            raise ValueError(f"modality must be one of {MODALITIES}, got {modality!r}")
         if self.embed_dim is not None and x.shape[-1] != self.embed_dim:
             raise ValueError(f"{type(self).__name__}: expected features [..., {self.embed_dim}], got {tuple(x.shape)}")
 
@@ -41,20 +43,24 @@ class Head(nn.Module):
 @register_head
 class EuclideanHead(Head):
     "CLIP's head: unit-normalise the features (`CosineGeometry.embed`); no parameters."
+
     name = "euclidean"
 
     def __init__(self, embed_dim: int | None = None, geometry: str | Geometry = "cosine", **geometry_kwargs):
         super().__init__(embed_dim)
         self.geometry = get_geometry(geometry, **geometry_kwargs) if isinstance(geometry, str) else geometry
         if not isinstance(self.geometry, CosineGeometry):
-            raise ValueError(f"EuclideanHead needs a cosine-family geometry (unit sphere in R^D), got {self.geometry!r}")
+            raise ValueError(
+                f"EuclideanHead needs a cosine-family geometry (unit sphere in R^D), got {self.geometry!r}"
+            )
 
     def forward(self, x: Tensor, modality: str) -> Tensor:
         "Unit-normalised `x` (float32 under autocast, as every geometry op)."
         self._check(x, modality)
         return self.geometry.embed(x)
 
-    def extra_repr(self) -> str: return f"embed_dim={self.embed_dim}, geometry={self.geometry!r}"
+    def extra_repr(self) -> str:
+        return f"embed_dim={self.embed_dim}, geometry={self.geometry!r}"
 
 # %% ../../nbs/07b_core.heads.ipynb #c2147469
 def get_head(name: str, embed_dim: int | None = None, **kwargs) -> Head:
@@ -73,19 +79,31 @@ class LorentzHead(Head):
     parameters are stored as logs: a curvature c in `curvature_range` shared by both towers and one scale alpha <= 1
     per tower (and `K`, its geometry's aperture constant). Values are read through straight-through clamps;
     `project_parameters_` puts the stored ones back in range."""
+
     name = "lorentz"
 
-    def __init__(self, embed_dim: int | None = None, curvature: float = 1.0, curvature_range=(0.1, 10.0),
-                 learn_curvature: bool = True, alpha_init: float | None = None, learn_alpha: bool = True,
-                 K: float = 0.1):
+    def __init__(
+        self,
+        embed_dim: int | None = None,
+        curvature: float = 1.0,
+        curvature_range=(0.1, 10.0),
+        learn_curvature: bool = True,
+        alpha_init: float | None = None,
+        learn_alpha: bool = True,
+        K: float = 0.1,
+    ):
         super().__init__(embed_dim)
         lo, hi = curvature_range
         if not 0 < lo <= curvature <= hi:
-            raise ValueError(f"need 0 < curvature_range[0] <= curvature <= curvature_range[1], got {curvature} in {curvature_range}")
+            raise ValueError(
+                f"need 0 < curvature_range[0] <= curvature <= curvature_range[1], got {curvature} in {curvature_range}"
+            )
         if alpha_init is None:
-            if embed_dim is None: raise ValueError("LorentzHead needs embed_dim (alpha starts at 1/sqrt(embed_dim)) or alpha_init")
-            alpha_init = embed_dim ** -0.5
-        if not 0 < alpha_init <= 1: raise ValueError(f"alpha_init must be in (0, 1], got {alpha_init}")
+            if embed_dim is None:
+                raise ValueError("LorentzHead needs embed_dim (alpha starts at 1/sqrt(embed_dim)) or alpha_init")
+            alpha_init = embed_dim**-0.5
+        if not 0 < alpha_init <= 1:
+            raise ValueError(f"alpha_init must be in (0, 1], got {alpha_init}")
         self.log_c = nn.Parameter(torch.tensor(math.log(curvature)), requires_grad=learn_curvature)
         self.log_alpha_image = nn.Parameter(torch.tensor(math.log(alpha_init)), requires_grad=learn_alpha)
         self.log_alpha_text = nn.Parameter(torch.tensor(math.log(alpha_init)), requires_grad=learn_alpha)
@@ -114,10 +132,14 @@ class LorentzHead(Head):
     def forward(self, x: Tensor, modality: str) -> Tensor:
         "Tower features [B, D] -> points exp_map0(alpha_modality * x) (float32 under autocast)."
         self._check(x, modality)
-        if self.training and torch.is_grad_enabled(): self.project_parameters_()
+        if self.training and torch.is_grad_enabled():
+            self.project_parameters_()
         geo = self.geometry
         return geo.embed(x.float() * self.alpha(modality).to(x.device))
 
     def extra_repr(self) -> str:
-        return (f"embed_dim={self.embed_dim}, c={self.curvature().item():.4g}, alpha_image={self.alpha('image').item():.4g}, "
-                f"alpha_text={self.alpha('text').item():.4g}, K={self.K}")
+        return (
+            f"embed_dim={self.embed_dim}, c={self.curvature().item():.4g}, "
+            f"alpha_image={self.alpha('image').item():.4g}, "
+            f"alpha_text={self.alpha('text').item():.4g}, K={self.K}"
+        )

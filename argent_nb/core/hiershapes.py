@@ -22,9 +22,11 @@ __all__ = ['SUPERCLASSES', 'SUPER_NOUN', 'FAMILIES', 'SIZES', 'STYLES', 'RELATIO
            'rank_negative_texts', 'HierShapes', 'scene_facts', 'oracle_entails']
 
 # %% ../../nbs/06_core.hiershapes.ipynb #15b5f17c
-SUPERCLASSES = {"rounded": ("circle", "ellipse", "semicircle"),
-                "polygon": ("triangle", "square", "diamond"),
-                "symbol": ("cross", "star", "heart")}
+SUPERCLASSES = {
+    "rounded": ("circle", "ellipse", "semicircle"),
+    "polygon": ("triangle", "square", "diamond"),
+    "symbol": ("cross", "star", "heart"),
+}
 "Superclass -> its shapes (ranks 0 and 1 of the taxonomy)."
 SUPER_NOUN = {"rounded": "rounded shape", "polygon": "polygon", "symbol": "symbol"}
 "How a superclass is said as a noun in captions."
@@ -38,11 +40,18 @@ SHAPES = tuple(s for v in SUPERCLASSES.values() for s in v)
 COLOURS = tuple(c for v in FAMILIES.values() for c in v)
 SHAPE_SUPER = {s: k for k, v in SUPERCLASSES.items() for s in v}
 COLOUR_FAMILY = {c: k for k, v in FAMILIES.items() for c in v}
-RGB = {"red": (0.9, 0.12, 0.1), "orange": (1.0, 0.55, 0.05), "yellow": (0.95, 0.9, 0.15),
-       "green": (0.1, 0.72, 0.2), "blue": (0.15, 0.3, 0.95), "purple": (0.62, 0.2, 0.82)}
+RGB = {
+    "red": (0.9, 0.12, 0.1),
+    "orange": (1.0, 0.55, 0.05),
+    "yellow": (0.95, 0.9, 0.15),
+    "green": (0.1, 0.72, 0.2),
+    "blue": (0.15, 0.3, 0.95),
+    "purple": (0.62, 0.2, 0.82),
+}
 
-TAXONOMY = Taxonomy([(SHAPE_SUPER[s], s, COLOUR_FAMILY[c], c, z) for s in SHAPES for c in COLOURS for z in SIZES],
-                    rank_names=RANK_NAMES)
+TAXONOMY = Taxonomy(
+    [(SHAPE_SUPER[s], s, COLOUR_FAMILY[c], c, z) for s in SHAPES for c in COLOURS for z in SIZES], rank_names=RANK_NAMES
+)
 "The HierShapes taxonomy: 3 superclasses, 9 shapes, 18 families, 54 colours, 108 sizes (leaves)."
 
 HELD_OUT = frozenset((SHAPES[i], COLOURS[(5 * i) % len(COLOURS)]) for i in range(len(SHAPES)))
@@ -51,9 +60,11 @@ HELD_OUT = frozenset((SHAPES[i], COLOURS[(5 * i) % len(COLOURS)]) for i in range
 # %% ../../nbs/06_core.hiershapes.ipynb #082c554d
 ATTRS = ("superclass", "shape", "family", "colour", "size", "style")
 
+
 @dataclass(frozen=True)
 class NP:
     "A noun phrase: the attributes it states about one object (None = unstated)."
+
     superclass: str | None = None
     shape: str | None = None
     family: str | None = None
@@ -64,8 +75,10 @@ class NP:
     def implied(self) -> dict:
         "Stated attributes plus those they imply (shape -> superclass, colour -> family)."
         d = {a: getattr(self, a) for a in ATTRS if getattr(self, a) is not None}
-        if self.shape: d["superclass"] = SHAPE_SUPER[self.shape]
-        if self.colour: d["family"] = COLOUR_FAMILY[self.colour]
+        if self.shape:
+            d["superclass"] = SHAPE_SUPER[self.shape]
+        if self.colour:
+            d["family"] = COLOUR_FAMILY[self.colour]
         return d
 
     def covers(self, other: "NP") -> bool:
@@ -83,43 +96,70 @@ class NP:
 @dataclass(frozen=True)
 class Caption:
     "NPs joined by 'and'; `rel` = (i, relation, j) says NP i is in `relation` to NP j."
+
     nps: tuple = ()
     rel: tuple | None = None
 
     def render(self) -> str:
-        if not self.nps: return ""
+        if not self.nps:
+            return ""
         parts, used = [], set()
         if self.rel is not None:
             i, r, j = self.rel
-            parts.append(f"{self.nps[i].render()} {r} {self.nps[j].render()}"); used = {i, j}
+            parts.append(f"{self.nps[i].render()} {r} {self.nps[j].render()}")
+            used = {i, j}
         parts += [np_.render() for k, np_ in enumerate(self.nps) if k not in used]
         return " and ".join(parts)
 
     def canonical_rel(self):
         "The relation as (i, 'left'|'above', j), normalising right of / below to their inverses."
-        if self.rel is None: return None
+        if self.rel is None:
+            return None
         i, r, j = self.rel
-        return (i, "left", j) if r == "to the left of" else (j, "left", i) if r == "to the right of" else \
-               (i, "above", j) if r == "above" else (j, "above", i)
+        return (
+            (i, "left", j)
+            if r == "to the left of"
+            else (j, "left", i)
+            if r == "to the right of"
+            else (i, "above", j)
+            if r == "above"
+            else (j, "above", i)
+        )
 
 # %% ../../nbs/06_core.hiershapes.ipynb #ccb4bc83
-_WORD = {**{k: ("superclass", k) for k in SUPERCLASSES}, **{s: ("shape", s) for s in SHAPES},
-         **{k: ("family", k) for k in FAMILIES}, **{c: ("colour", c) for c in COLOURS},
-         **{z: ("size", z) for z in SIZES}, **{y: ("style", y) for y in STYLES}}
+_WORD = {
+    **{k: ("superclass", k) for k in SUPERCLASSES},
+    **{s: ("shape", s) for s in SHAPES},
+    **{k: ("family", k) for k in FAMILIES},
+    **{c: ("colour", c) for c in COLOURS},
+    **{z: ("size", z) for z in SIZES},
+    **{y: ("style", y) for y in STYLES},
+}
 _FILLER = {"a", "an", "shape"}
+
 
 def _parse_np(chunk: str, text: str) -> NP:
     d = {}
     for w in chunk.split():
-        if w in _FILLER: continue
-        if w not in _WORD: raise ValueError(f"unknown word {w!r} in {text!r}; the HierShapes vocabulary is "
-                                            f"{sorted(set(_WORD) | _FILLER)}")
+        if w in _FILLER:
+            continue
+        if w not in _WORD:
+            raise ValueError(
+                f"unknown word {w!r} in {text!r}; the HierShapes vocabulary is {sorted(set(_WORD) | _FILLER)}"
+            )
         a, v = _WORD[w]
-        if d.get(a, v) != v: raise ValueError(f"{text!r} states two values for {a}: {d[a]!r} and {v!r}")
+        if d.get(a, v) != v:
+            raise ValueError(f"{text!r} states two values for {a}: {d[a]!r} and {v!r}")
         d[a] = v
     np_ = NP(**d)
-    if np_.shape and np_.superclass and SHAPE_SUPER[np_.shape] != np_.superclass or \
-       np_.colour and np_.family and COLOUR_FAMILY[np_.colour] != np_.family:
+    if (
+        np_.shape
+        and np_.superclass
+        and SHAPE_SUPER[np_.shape] != np_.superclass
+        or np_.colour
+        and np_.family
+        and COLOUR_FAMILY[np_.colour] != np_.family
+    ):
         raise ValueError(f"{text!r} is inconsistent: {d}")
     # canonical form: drop what is implied (a shape names its superclass, a colour its family)
     return replace(np_, superclass=None if np_.shape else np_.superclass, family=None if np_.colour else np_.family)
@@ -127,6 +167,7 @@ def _parse_np(chunk: str, text: str) -> NP:
 # %% ../../nbs/06_core.hiershapes.ipynb #05996214
 PROMPT_PREFIXES = ("a photo of ", "a picture of ", "an image of ", "a rendering of ", "a drawing of ")
 "Prompt prefixes the parser accepts (zero-shot templates, RE's 'a picture of a ___')."
+
 
 def parse(text: str) -> Caption:
     "Parse a HierShapes text (caption, tier, negative, noun phrase or rank text) into a `Caption`."
@@ -136,26 +177,38 @@ def parse(text: str) -> Caption:
 def parse_with(text, parse_np) -> Caption:
     """The caption grammar of HierShapes (and HierShapes 2): an optional prompt prefix, noun phrases joined by 'and', at
     most one relation between two of them; `parse_np(chunk, text)` reads one noun phrase (each world its own)."""
-    if isinstance(text, Caption): return text
-    if not isinstance(text, str): raise TypeError(f"expected a string, got {type(text).__name__}")
+    if isinstance(text, Caption):
+        return text
+    if not isinstance(text, str):
+        raise TypeError(f"expected a string, got {type(text).__name__}")
     t = " ".join(text.lower().split()).rstrip(".")
     for p in PROMPT_PREFIXES:
-        if t.startswith(p): t = t[len(p):]; break
-    if not t: return Caption()
+        if t.startswith(p):
+            t = t[len(p) :]
+            break
+    if not t:
+        return Caption()
     nps, rel = [], None
     for chunk in t.split(" and "):
         hits = [r for r in RELATIONS if f" {r} " in f" {chunk} "]
-        if not hits: nps.append(parse_np(chunk, text)); continue
-        if rel is not None or len(hits) > 1: raise ValueError(f"{text!r} has more than one relation; at most one is allowed")
-        r = hits[0]; left, right = chunk.split(f" {r} ", 1) if f" {r} " in chunk else ("", "")
-        if not left.strip() or not right.strip(): raise ValueError(f"relation {r!r} in {text!r} needs a noun phrase on each side")
-        nps += [parse_np(left, text), parse_np(right, text)]; rel = (len(nps) - 2, r, len(nps) - 1)
+        if not hits:
+            nps.append(parse_np(chunk, text))
+            continue
+        if rel is not None or len(hits) > 1:
+            raise ValueError(f"{text!r} has more than one relation; at most one is allowed")
+        r = hits[0]
+        left, right = chunk.split(f" {r} ", 1) if f" {r} " in chunk else ("", "")
+        if not left.strip() or not right.strip():
+            raise ValueError(f"relation {r!r} in {text!r} needs a noun phrase on each side")
+        nps += [parse_np(left, text), parse_np(right, text)]
+        rel = (len(nps) - 2, r, len(nps) - 1)
     return Caption(tuple(nps), rel)
 
 # %% ../../nbs/06_core.hiershapes.ipynb #0343f4c7
 @dataclass(frozen=True)
 class Obj:
     "One object of a scene; `box` = (x0, y0, x1, y1) in pixels, end-exclusive."
+
     shape: str
     colour: str
     size: str
@@ -166,21 +219,33 @@ class Obj:
     def leaf(self) -> tuple:
         "The object's leaf in `TAXONOMY`."
         return (SHAPE_SUPER[self.shape], self.shape, COLOUR_FAMILY[self.colour], self.colour, self.size)
+
     def np(self) -> NP:
         "The fully specified noun phrase of this object."
         return NP(shape=self.shape, colour=self.colour, size=self.size, style=self.style)
+
     def satisfies(self, np_: NP) -> bool:
-        d = {"superclass": SHAPE_SUPER[self.shape], "shape": self.shape, "family": COLOUR_FAMILY[self.colour],
-             "colour": self.colour, "size": self.size, "style": self.style}
+        d = {
+            "superclass": SHAPE_SUPER[self.shape],
+            "shape": self.shape,
+            "family": COLOUR_FAMILY[self.colour],
+            "colour": self.colour,
+            "size": self.size,
+            "style": self.style,
+        }
         return all(d[a] == v for a, v in np_.implied().items())
 
 # %% ../../nbs/06_core.hiershapes.ipynb #b34fc0a8
 def relation_holds(a: Obj, b: Obj, rel: str) -> bool:
     "Whether `a rel b` holds on pixel boxes (strict: no shared column / row)."
-    if rel in ("left", "to the left of"): return a.box[2] <= b.box[0]
-    if rel == "to the right of": return b.box[2] <= a.box[0]
-    if rel in ("above",): return a.box[3] <= b.box[1]
-    if rel == "below": return b.box[3] <= a.box[1]
+    if rel in ("left", "to the left of"):
+        return a.box[2] <= b.box[0]
+    if rel == "to the right of":
+        return b.box[2] <= a.box[0]
+    if rel in ("above",):
+        return a.box[3] <= b.box[1]
+    if rel == "below":
+        return b.box[3] <= a.box[1]
     raise ValueError(f"unknown relation {rel!r}; expected one of {RELATIONS}")
 
 # %% ../../nbs/06_core.hiershapes.ipynb #f7d7d4e0
@@ -188,8 +253,10 @@ def holds(scene, text) -> bool:
     "Whether `text` (string or `Caption`) is true of `scene` (a sequence of `Obj`)."
     c = parse(text)
     cands = [[o for o in scene if o.satisfies(np_)] for np_ in c.nps]
-    if not all(cands): return False
-    if c.rel is None: return True
+    if not all(cands):
+        return False
+    if c.rel is None:
+        return True
     i, r, j = c.canonical_rel()
     return any(relation_holds(a, b, r) for a in cands[i] for b in cands[j])
 
@@ -197,28 +264,39 @@ def holds(scene, text) -> bool:
 def entails(a, b) -> bool:
     "Whether text `a` entails text `b`: every scene where `a` holds, `b` holds (exact; see the derivation above)."
     a, b = parse(a), parse(b)
-    if not all(any(x.covers(y) for x in a.nps) for y in b.nps): return False
-    if b.rel is None: return True
-    if a.rel is None: return False
+    if not all(any(x.covers(y) for x in a.nps) for y in b.nps):
+        return False
+    if b.rel is None:
+        return True
+    if a.rel is None:
+        return False
     (bi, br, bj), (ai, ar, aj) = b.canonical_rel(), a.canonical_rel()
     return br == ar and a.nps[ai].covers(b.nps[bi]) and a.nps[aj].covers(b.nps[bj])
 
 # %% ../../nbs/06_core.hiershapes.ipynb #7981a6e9
 def _region(shape: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    if shape == "circle": return x * x + y * y <= 1
-    if shape == "ellipse": return x * x + (y / 0.55) ** 2 <= 1
-    if shape == "semicircle": return (x * x + (y - 0.5) ** 2 / 2.25 <= 1) & (y <= 0.5)
-    if shape == "triangle": return (np.abs(x) <= (y + 1) / 2) & (y <= 1)
-    if shape == "square": return (np.abs(x) <= 0.85) & (np.abs(y) <= 0.85)
-    if shape == "diamond": return np.abs(x) + np.abs(y) <= 1
-    if shape == "cross": return ((np.abs(x) <= 0.3) & (np.abs(y) <= 1)) | ((np.abs(y) <= 0.3) & (np.abs(x) <= 1))
+    if shape == "circle":
+        return x * x + y * y <= 1
+    if shape == "ellipse":
+        return x * x + (y / 0.55) ** 2 <= 1
+    if shape == "semicircle":
+        return (x * x + (y - 0.5) ** 2 / 2.25 <= 1) & (y <= 0.5)
+    if shape == "triangle":
+        return (np.abs(x) <= (y + 1) / 2) & (y <= 1)
+    if shape == "square":
+        return (np.abs(x) <= 0.85) & (np.abs(y) <= 0.85)
+    if shape == "diamond":
+        return np.abs(x) + np.abs(y) <= 1
+    if shape == "cross":
+        return ((np.abs(x) <= 0.3) & (np.abs(y) <= 1)) | ((np.abs(y) <= 0.3) & (np.abs(x) <= 1))
     if shape == "star":
         r, th = np.hypot(x, y), np.arctan2(y, x) + np.pi / 2
         return r <= 0.42 + 0.58 * np.abs(np.cos(2.5 * th)) ** 3
     if shape == "heart":
         u, v = x * 1.25, -(y * 1.25) + 0.25
-        return (u * u + v * v - 1) ** 3 - u * u * v ** 3 <= 0
+        return (u * u + v * v - 1) ** 3 - u * u * v**3 <= 0
     raise ValueError(f"unknown shape {shape!r}; expected one of {SHAPES}")
+
 
 def object_mask(o: Obj) -> np.ndarray:
     "Boolean mask of `o` on its own box, shape (y1 - y0, x1 - x0)."
@@ -227,7 +305,8 @@ def object_mask(o: Obj) -> np.ndarray:
     gy = (np.arange(y1 - y0) + 0.5) / (y1 - y0) * 2 - 1
     x, y = gx[None, :], gy[:, None]
     m = _region(o.shape, x, y)
-    if o.style == "outlined": m = m & ~_region(o.shape, x / 0.55, y / 0.55)
+    if o.style == "outlined":
+        m = m & ~_region(o.shape, x / 0.55, y / 0.55)
     return m
 
 # %% ../../nbs/06_core.hiershapes.ipynb #e588b996
@@ -256,12 +335,15 @@ SPLITS = {"train": 0, "val": 1, "test": 2, "novel": 3}
 "Split name -> id mixed into the seed. `novel` holds out `HELD_OUT` compositions; the others never contain them."
 DEFAULT_SIZES = {"train": 20000, "val": 1000, "test": 2000, "novel": 1000}
 
+
 def _held_out_np(np_: NP) -> bool:
     return (np_.shape, np_.colour) in HELD_OUT
+
 
 def mentions_held_out(text) -> bool:
     "Whether a text names a held-out shape-colour composition."
     return any(_held_out_np(n) for n in parse(text).nps)
+
 
 def sample_scene(rng: np.random.Generator, size: int = 64, max_objects: int = 3, novel: bool = False) -> list:
     "Draw a scene: 1..max_objects objects in distinct grid cells; the subject is held-out iff `novel`."
@@ -273,26 +355,32 @@ def sample_scene(rng: np.random.Generator, size: int = 64, max_objects: int = 3,
         while True:
             shape, colour = SHAPES[rng.integers(len(SHAPES))], COLOURS[rng.integers(len(COLOURS))]
             held = (shape, colour) in HELD_OUT
-            if (held == novel) if k == 0 else (novel or not held): break   # subject held-out iff novel; others never outside novel
+            if (held == novel) if k == 0 else (novel or not held):
+                break  # subject held-out iff novel; others never outside novel
         sz = SIZES[rng.integers(2)]
         side = max(int(round((0.28 if sz == "large" else 0.16) * size)), 3)
         cx0, cy0 = (cells[k] % 3) * cell, (cells[k] // 3) * cell
         lo_x, lo_y = int(np.ceil(cx0)) + 1, int(np.ceil(cy0)) + 1
         hi_x, hi_y = int(np.floor(cx0 + cell)) - side - 1, int(np.floor(cy0 + cell)) - side - 1
-        x0 = int(rng.integers(lo_x, max(hi_x, lo_x) + 1)); y0 = int(rng.integers(lo_y, max(hi_y, lo_y) + 1))
+        x0 = int(rng.integers(lo_x, max(hi_x, lo_x) + 1))
+        y0 = int(rng.integers(lo_y, max(hi_y, lo_y) + 1))
         objs.append(Obj(shape, colour, sz, STYLES[rng.integers(2)], (x0, y0, x0 + side, y0 + side)))
     return objs
 
 # %% ../../nbs/06_core.hiershapes.ipynb #8d236f46
 def _swap(c: Caption, k: int, **kw) -> Caption:
-    nps = list(c.nps); nps[k] = replace(nps[k], **kw)
+    nps = list(c.nps)
+    nps[k] = replace(nps[k], **kw)
     return Caption(tuple(nps), c.rel)
+
 
 def foil_candidates(c: Caption, kind: str) -> list:
     "All one-edit foils of caption `c` of a CE-CLIP type: relation, attribute, object or action (style)."
     out = []
     if kind == "relation":
-        if c.rel is not None: i, r, j = c.rel; out.append(Caption(c.nps, (j, r, i)))
+        if c.rel is not None:
+            i, r, j = c.rel
+            out.append(Caption(c.nps, (j, r, i)))
     elif kind == "attribute":
         for k, n in enumerate(c.nps):
             out += [_swap(c, k, colour=v) for v in COLOURS if n.colour and v != n.colour]
@@ -303,7 +391,8 @@ def foil_candidates(c: Caption, kind: str) -> list:
     elif kind == "action":
         for k, n in enumerate(c.nps):
             out += [_swap(c, k, style=v) for v in STYLES if n.style and v != n.style]
-    else: raise ValueError(f"unknown foil type {kind!r}; expected one of {HARD_NEGATIVE_TYPES}")
+    else:
+        raise ValueError(f"unknown foil type {kind!r}; expected one of {HARD_NEGATIVE_TYPES}")
     return out
 
 # %% ../../nbs/06_core.hiershapes.ipynb #913873a6
@@ -313,7 +402,8 @@ def _first_false(scene, cands, rng, allowed) -> tuple:
     order = [cands[k] for k in rng.permutation(len(cands))]
     ok = [c for c in order if allowed(c)]
     for c in ok:
-        if not holds(scene, c): return c, True
+        if not holds(scene, c):
+            return c, True
     return (ok[0] if ok else Caption()), False
 
 # %% ../../nbs/06_core.hiershapes.ipynb #1f4459b7
@@ -332,22 +422,30 @@ def make_texts(scene, rng: np.random.Generator, allow_held_out: bool, negatives:
     one = lambda **kw: Caption((NP(**kw),))
     tiers = [one(superclass=SHAPE_SUPER[s.shape]), one(shape=s.shape), one(shape=s.shape, colour=s.colour), caption]
     leaf = s.leaf
-    out = {"captions": caption, "tiers": tiers, "rank_texts": [TAXONOMY.rank_text(leaf[:j + 1]) for j in range(len(leaf))],
-           "box_texts": [Caption((n,)) for n in nps]}
-    if not negatives: return out
+    out = {
+        "captions": caption,
+        "tiers": tiers,
+        "rank_texts": [TAXONOMY.rank_text(leaf[: j + 1]) for j in range(len(leaf))],
+        "box_texts": [Caption((n,)) for n in nps],
+    }
+    if not negatives:
+        return out
     neg_cands = [
         [one(superclass=k) for k in SUPERCLASSES if k != SHAPE_SUPER[s.shape]],
         [one(shape=v) for v in SUPERCLASSES[SHAPE_SUPER[s.shape]] if v != s.shape],
         [one(shape=s.shape, colour=v) for v in COLOURS if v != s.colour],
-        [f for kind in HARD_NEGATIVE_TYPES for f in foil_candidates(caption, kind) if entails(f, tiers[2])]]
+        [f for kind in HARD_NEGATIVE_TYPES for f in foil_candidates(caption, kind) if entails(f, tiers[2])],
+    ]
     # a foil must change the meaning, not refine it: with two identical objects, editing the redundant NP of
     # "X rel Y and X" gives a *more specific* false caption, which entails the caption rather than contradicting it
     refines = lambda f: entails(f, caption)
     neg_cands[3] = [f for f in neg_cands[3] if not refines(f)]
     tier_negs = [_first_false(scene, c, rng, allowed) for c in neg_cands]
-    foils = [_first_false(scene, [f for f in foil_candidates(caption, kind) if not refines(f)], rng, allowed)
-             for kind in HARD_NEGATIVE_TYPES]
-    foils = [(f if f.nps else caption, ok) for f, ok in foils]        # placeholder for a missing type
+    foils = [
+        _first_false(scene, [f for f in foil_candidates(caption, kind) if not refines(f)], rng, allowed)
+        for kind in HARD_NEGATIVE_TYPES
+    ]
+    foils = [(f if f.nps else caption, ok) for f, ok in foils]  # placeholder for a missing type
     return {**out, "tier_negatives": tier_negs, "hard_negatives": foils}
 
 # %% ../../nbs/06_core.hiershapes.ipynb #808db439
@@ -357,28 +455,37 @@ def _rank_caption(m: tuple) -> Caption:
     return parse(TAXONOMY.rank_text(m))
 
 # %% ../../nbs/06_core.hiershapes.ipynb #601a448a
-def rank_negative_texts(scene, rng_matched: np.random.Generator, rng_random: np.random.Generator,
-                        allow_held_out: bool) -> dict:
+def rank_negative_texts(
+    scene, rng_matched: np.random.Generator, rng_random: np.random.Generator, allow_held_out: bool
+) -> dict:
     """Rank negatives of the subject (object 0): {"rank_negatives": [(text, valid, differ_rank)] * 5,
     "rank_random_negatives": [...]}, each text false for `scene` by the oracle and allowed on the split."""
+
     def accept(m):
-        c = _rank_caption(m)                             # the parsed rank text, so the oracle judges the text itself
+        c = _rank_caption(m)  # the parsed rank text, so the oracle judges the text itself
         return (allow_held_out or not mentions_held_out(c)) and not holds(scene, c)
+
     out = {}
-    for name, mode, rng in (("rank_negatives", "rank_matched", rng_matched), ("rank_random_negatives", "random", rng_random)):
+    for name, mode, rng in (
+        ("rank_negatives", "rank_matched", rng_matched),
+        ("rank_random_negatives", "random", rng_random),
+    ):
         negs = rank_negatives(TAXONOMY, scene[0].leaf, rng, mode=mode, accept=accept)
         out[name] = [(TAXONOMY.rank_text(m), True, d) if m is not None else ("", False, -1) for m, d in negs]
     return out
 
 # %% ../../nbs/06_core.hiershapes.ipynb #50c3d3ba
-def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs: Sequence[str], box_size: int,
-                 transform=None) -> dict:
+def _sample_dict(
+    i: int, scene, t: dict, img, fields: frozenset, rank_negs: Sequence[str], box_size: int, transform=None
+) -> dict:
     """Sample `i` as a dict of its `fields` and "index", from its `scene`, its texts `t` (as `HierShapes.structured`
     gives them, with the rank negatives `rank_negs`) and its image `img` [H, W, 3] (None when `fields` has no image)."""
     out = {"index": i}
     tt = transform or (lambda x: x)
-    if "images" in fields: out["images"] = tt(torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))))
-    if "captions" in fields: out["captions"] = t["captions"].render()
+    if "images" in fields:
+        out["images"] = tt(torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))))
+    if "captions" in fields:
+        out["captions"] = t["captions"].render()
     if "tiers" in fields:
         out["tiers"] = [c.render() for c in t["tiers"]]
         out["tier_negatives"] = [c.render() for c, _ in t["tier_negatives"]]
@@ -388,7 +495,8 @@ def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs: Sequ
         out["rank_texts"] = t["rank_texts"]
     for k in rank_negs:
         out[k], out[k + "_valid"] = [c for c, _, _ in t[k]], [ok for _, ok, _ in t[k]]
-        if k == "rank_negatives": out["rank_negatives_differ"] = [d for _, _, d in t[k]]
+        if k == "rank_negatives":
+            out["rank_negatives_differ"] = [d for _, _, d in t[k]]
     if "hard_negatives" in fields:
         out["hard_negatives"] = [c.render() for c, _ in t["hard_negatives"]]
         out["hard_negative_types"] = list(range(len(HARD_NEGATIVE_TYPES)))
@@ -404,15 +512,30 @@ def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs: Sequ
 class HierShapes(Dataset):
     """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
     Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
-    provides = frozenset(FIELDS) - {"rank_names", "hard_negative_binding"}   # own names, foil strata: HierShapes 2 only
-    taxonomy, splits, min_image_size = TAXONOMY, SPLITS, 16
-    text_families = {"rank text": lambda node: parse(TAXONOMY.rank_text(node)).render()}   # family -> node -> noun phrase
 
-    def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
-                 box_size: int | None = None, max_objects: int = 3, fields=None, transform=None):
-        if split not in self.splits: raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
-        if not 1 <= max_objects <= 9: raise ValueError(f"max_objects must be in 1..9, got {max_objects}")
-        if image_size < self.min_image_size: raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
+    provides = frozenset(FIELDS) - {"rank_names", "hard_negative_binding"}  # own names, foil strata: HierShapes 2 only
+    taxonomy, splits, min_image_size = TAXONOMY, SPLITS, 16
+    text_families = {
+        "rank text": lambda node: parse(TAXONOMY.rank_text(node)).render()
+    }  # family -> node -> noun phrase
+
+    def __init__(
+        self,
+        split: str = "train",
+        n: int | None = None,
+        seed: int = 0,
+        image_size: int = 64,
+        box_size: int | None = None,
+        max_objects: int = 3,
+        fields=None,
+        transform=None,
+    ):
+        if split not in self.splits:
+            raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
+        if not 1 <= max_objects <= 9:
+            raise ValueError(f"max_objects must be in 1..9, got {max_objects}")
+        if image_size < self.min_image_size:
+            raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
         self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(max_objects)
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
         self.box_size = int(box_size or image_size)
@@ -422,23 +545,42 @@ class HierShapes(Dataset):
 
     def rank_text(self, node, family: str = "rank text") -> str:
         "The text of `node` that the `rank_texts` field holds (RCME's rank text: the names from rank 0 down)."
-        if family not in self.text_families: raise KeyError(f"unknown text family {family!r}; HierShapes has {list(self.text_families)}")
+        if family not in self.text_families:
+            raise KeyError(f"unknown text family {family!r}; HierShapes has {list(self.text_families)}")
         return TAXONOMY.rank_text(node)
-    def parse(self, text) -> Caption: return parse(text)
-    def oracle_entails(self, premise, conclusion) -> bool: return oracle_entails(premise, conclusion)
-    def __len__(self): return self.n
-    def __repr__(self): return (f"HierShapes(split={self.split!r}, n={self.n}, seed={self.seed}, "
-                                f"image_size={self.image_size}, max_objects={self.max_objects})")
+
+    def parse(self, text) -> Caption:
+        return parse(text)
+
+    def oracle_entails(self, premise, conclusion) -> bool:
+        return oracle_entails(premise, conclusion)
+
+    def __len__(self):
+        return self.n
+
+    def __repr__(self):
+        return (
+            f"HierShapes(split={self.split!r}, n={self.n}, seed={self.seed}, "
+            f"image_size={self.image_size}, max_objects={self.max_objects})"
+        )
 
     @property
     def cache_key(self) -> tuple:
         """Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`
         (what `eval.suite.shared_embeddings` relies on to embed a split once for several benchmarks)."""
-        return ("HierShapes", self.split, self.seed, self.image_size, self.box_size, self.max_objects,
-                None if self.transform is None else id(self.transform))
+        return (
+            "HierShapes",
+            self.split,
+            self.seed,
+            self.image_size,
+            self.box_size,
+            self.max_objects,
+            None if self.transform is None else id(self.transform),
+        )
 
     def _rng(self, i: int) -> np.random.Generator:
-        if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
+        if not 0 <= i < self.n:
+            raise IndexError(f"index {i} out of range for {self!r}")
         return np.random.default_rng([self.seed, SPLITS[self.split], int(i)])
 
     def scene(self, i: int) -> list:
@@ -456,20 +598,26 @@ class HierShapes(Dataset):
         scene = sample_scene(rng, self.image_size, self.max_objects, novel=self.split == "novel")
         key, novel = [self.seed, SPLITS[self.split], int(i)], self.split == "novel"
         texts = make_texts(scene, np.random.default_rng(key + [1]), allow_held_out=novel, negatives=negatives)
-        if rank_negatives:      # own generators: the other texts and the image do not depend on them
-            texts.update(rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), novel))
+        if rank_negatives:  # own generators: the other texts and the image do not depend on them
+            texts.update(
+                rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), novel)
+            )
         return scene, texts, rng
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
-        scene, t, rng = self.structured(i, rank_negatives=bool(self._rank_negs),
-                                        negatives=bool(self.fields & {"tiers", "tier_negatives", "hard_negatives"}))
+        scene, t, rng = self.structured(
+            i,
+            rank_negatives=bool(self._rank_negs),
+            negatives=bool(self.fields & {"tiers", "tier_negatives", "hard_negatives"}),
+        )
         img = render(scene, self.image_size, rng) if "images" in self.fields or "box_images" in self.fields else None
         return _sample_dict(i, scene, t, img, self.fields, self._rank_negs, self.box_size, self.transform)
 
 # %% ../../nbs/06_core.hiershapes.ipynb #9a8dd319
 def _build_hiershapes(cfg, fields):
     return HierShapes(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, fields=fields)
+
 
 DATASETS.register(DatasetSpec("hiershapes", lambda cfg: HierShapes.provides, _build_hiershapes))
 
@@ -483,12 +631,18 @@ def scene_facts(scene: Sequence[Obj]) -> list[Caption]:
     between two of its objects. A text is entailed by the scene iff it follows from these."""
     facts = [_full_np_caption(o) for o in scene]
     for i, j in itertools.permutations(range(len(scene)), 2):
-        facts += [Caption((scene[i].np(), scene[j].np()), (0, r, 1)) for r in RELATIONS if relation_holds(scene[i], scene[j], r)]
+        facts += [
+            Caption((scene[i].np(), scene[j].np()), (0, r, 1))
+            for r in RELATIONS
+            if relation_holds(scene[i], scene[j], r)
+        ]
     return facts
 
 
 def _is_scene(x) -> bool:
-    return isinstance(x, (list, tuple)) and len(x) > 0 and all(hasattr(o, "satisfies") for o in x)   # objects of either world
+    return (
+        isinstance(x, (list, tuple)) and len(x) > 0 and all(hasattr(o, "satisfies") for o in x)
+    )  # objects of either world
 
 
 def oracle_entails(premise, conclusion) -> bool:
@@ -497,4 +651,3 @@ def oracle_entails(premise, conclusion) -> bool:
         facts = scene_facts(conclusion)
         return all(holds(premise, f) for f in facts) if _is_scene(premise) else all(entails(premise, f) for f in facts)
     return holds(premise, conclusion) if _is_scene(premise) else entails(premise, conclusion)
-

@@ -14,8 +14,8 @@ from . import hiershapes as hs1
 from .data import FIELDS, HARD_NEGATIVE_TYPES, expand_fields, rank_negatives
 from .hiershapes import INVERSE, RELATIONS, Caption, crop, parse_with, relation_holds
 from .registry import DATASETS, DatasetSpec
-from .taxa import (draw_taxon, held_out_leaves, held_out_subtrees, make_tree, own_name,
-                                 taxonomic_string, traits, TEXT_FAMILIES)
+from .taxa import draw_taxon, held_out_leaves, held_out_subtrees, make_tree, own_name, taxonomic_string
+from .taxa import traits, TEXT_FAMILIES
 
 # %% auto #0
 __all__ = ['VERSION', 'VERSIONS', 'NOVEL_EITHER_ORDER', 'SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS',
@@ -30,14 +30,19 @@ __all__ = ['VERSION', 'VERSIONS', 'NOVEL_EITHER_ORDER', 'SIZES', 'SIZE_SCALE', '
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #d346e3f5
 VERSION = "2.2"
-"""The world's version (`HierShapes2.version`, in every run's provenance); `VERSIONS`: every version a dataset can still draw
+"""The world's version (`HierShapes2.version`, in every run's provenance); `VERSIONS`: every version a dataset can
+still draw
 (2.1, a default no result was measured on, is 2.2 without `NOVEL_EITHER_ORDER`)."""
-VERSIONS = {"2.0": "names at a uniform rank, the second object's size tied to the subject's, foils of any one-edit kind, tiers that grow",
-            "2.2": "every name said equally often, sizes independent, foils as likely a priori as their captions, tiers of one length, "
-                   "novel's captions saying their two objects in either order"}
+VERSIONS = {
+    "2.0": "names at a uniform rank, the second object's size tied to the subject's, foils of any one-edit kind, tiers "
+    "that grow",
+    "2.2": "every name said equally often, sizes independent, foils as likely a priori as their captions, tiers of one "
+    "length, "
+    "novel's captions saying their two objects in either order",
+}
 NOVEL_EITHER_ORDER = 0.5
-"Probability that a `novel` caption of two objects or more says the second object first (version 2.2; the relation inverted)."
-
+"""Probability that a `novel` caption of two objects or more says the second object first (version 2.2; the relation
+inverted)."""
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #db4d8160
 SIZES = ("small", "large")
@@ -48,16 +53,19 @@ OBJECT_SCALE = 0.75
 TIER_RANKS = (0, 2, 4)
 "Ranks of the subject's own names in tiers 1-3; tier 4 is the full caption."
 
+
 def held_out_compositions(tree, fraction: float = 0.25, seed: int = 0) -> dict:
     "{class node (rank 2): its held-out size} for a seeded `fraction` of the classes."
-    if not 0 <= fraction <= 1: raise ValueError(f"fraction must be in [0, 1], got {fraction}")
+    if not 0 <= fraction <= 1:
+        raise ValueError(f"fraction must be in [0, 1], got {fraction}")
     rng, classes = np.random.default_rng([seed, 4]), tree.ranks[2]
-    pick = rng.permutation(len(classes))[:int(round(fraction * len(classes)))]
+    pick = rng.permutation(len(classes))[: int(round(fraction * len(classes)))]
     return {classes[k]: SIZES[int(rng.integers(2))] for k in sorted(pick)}
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #7072e291
 class World:
     "The tree of HierShapes 2 with its held-out taxa and compositions, and the lookups of the generator."
+
     def __init__(self, tree_seed: int = 0, taxa_fraction: float = 0.15, comp_fraction: float = 0.25):
         self.tree_seed, self.tree = int(tree_seed), make_tree(tree_seed)
         tree = self.tree
@@ -74,25 +82,34 @@ class World:
     def in_held_out_taxa(self, node) -> bool:
         "Whether `node` lies in a held-out subtree (its name is never said outside `novel_taxa`)."
         return len(node) >= 4 and node[:4] in self.held_out_orders
+
     def held_out_comp(self, node, size) -> bool:
         "Whether an object of `node`'s class with `size` is a held-out composition."
         return size is not None and len(node) >= 3 and self.held_out_sizes.get(node[:3]) == size
+
     def sizes_for(self, leaf) -> tuple:
         "The sizes a leaf may take outside `novel`."
         return tuple(s for s in SIZES if not self.held_out_comp(leaf, s))
+
     def node_caption(self, node) -> Caption:
         "The parsed caption of a taxon's text (cached: one per taxon)."
         c = self._captions.get(node)
-        if c is None: c = self._captions[node] = Caption((NP(tuple(node)),))
+        if c is None:
+            c = self._captions[node] = Caption((NP(tuple(node)),))
         return c
+
     def under(self, prefix: tuple, rank: int) -> list:
         "The rank-`rank` nodes below `prefix` (cached)."
         key = (prefix, rank)
-        if key not in self._under: self._under[key] = [n for n in self.tree.ranks[rank] if n[:len(prefix)] == prefix]
+        if key not in self._under:
+            self._under[key] = [n for n in self.tree.ranks[rank] if n[: len(prefix)] == prefix]
         return self._under[key]
+
     def __repr__(self):
-        return (f"World(tree_seed={self.tree_seed}: {len(self.tree.leaves)} leaves, {len(self.novel_leaves)} held out "
-                f"in {len(self.held_out_orders)} orders, {len(self.held_out_sizes)} held-out class sizes)")
+        return (
+            f"World(tree_seed={self.tree_seed}: {len(self.tree.leaves)} leaves, {len(self.novel_leaves)} held out "
+            f"in {len(self.held_out_orders)} orders, {len(self.held_out_sizes)} held-out class sizes)"
+        )
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #894a1009
 @functools.cache
@@ -104,50 +121,62 @@ def world(tree_seed: int = 0) -> World:
 @dataclass(frozen=True)
 class NP:
     "A noun phrase: a node of the tree (its path, () = the root, 'thing') and an optional size."
+
     node: tuple = ()
     size: str | None = None
 
     def covers(self, other: "NP") -> bool:
         "True if every object satisfying `self` satisfies `other`."
-        return self.node[:len(other.node)] == other.node and (other.size is None or other.size == self.size)
+        return self.node[: len(other.node)] == other.node and (other.size is None or other.size == self.size)
+
     def render(self) -> str:
         return " ".join(["a", *([self.size] if self.size else []), self.node[-1] if self.node else "thing"])
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #03ce1471
 @dataclass(frozen=True)
 class Obj:
-    "One object of a scene: its leaf, its size, its `box` = (x0, y0, x1, y1) in pixels, end-exclusive, and (2.1) the rank it is named at."
+    """One object of a scene: its leaf, its size, its `box` = (x0, y0, x1, y1) in pixels, end-exclusive, and (2.1) the
+    rank it is named at."""
+
     leaf: tuple
     size: str
     box: tuple
-    rank: int | None = None     # the rank its texts name it at (version 2.1: drawn with the object; 2.0: None, drawn with the texts)
+    rank: int | None = (
+        None  # the rank its texts name it at (version 2.1: drawn with the object; 2.0: None, drawn with the texts)
+    )
 
     def np(self) -> NP:
         "The fully specified noun phrase of this object."
         return NP(self.leaf, self.size)
+
     def satisfies(self, np_: NP) -> bool:
-        return self.leaf[:len(np_.node)] == np_.node and (np_.size is None or np_.size == self.size)
+        return self.leaf[: len(np_.node)] == np_.node and (np_.size is None or np_.size == self.size)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #e6553303
 def _parse_np(chunk: str, text: str, w: World) -> NP:
     size, nodes = None, []
     for x in chunk.split():
-        if x in ("a", "an", "thing"): continue
+        if x in ("a", "an", "thing"):
+            continue
         if x in SIZES:
-            if size not in (None, x): raise ValueError(f"{text!r} states two sizes: {size!r} and {x!r}")
+            if size not in (None, x):
+                raise ValueError(f"{text!r} states two sizes: {size!r} and {x!r}")
             size = x
-        elif x in w.node_of: nodes.append(w.node_of[x])
-        else: raise ValueError(f"unknown word {x!r} in {text!r}: not a size, a relation or a name of the tree")
+        elif x in w.node_of:
+            nodes.append(w.node_of[x])
+        else:
+            raise ValueError(f"unknown word {x!r} in {text!r}: not a size, a relation or a name of the tree")
     node = max(nodes, key=len, default=())
-    bad = [n[-1] for n in nodes if node[:len(n)] != n]
-    if bad: raise ValueError(f"{text!r} is inconsistent: {bad} not on the path of {node[-1]!r}")
+    bad = [n[-1] for n in nodes if node[: len(n)] != n]
+    if bad:
+        raise ValueError(f"{text!r} is inconsistent: {bad} not on the path of {node[-1]!r}")
     return NP(node, size)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #f82799cd
 def parse(text, w: World | None = None) -> Caption:
     "Parse a HierShapes 2 text (caption, tier, foil, box text, own name or taxonomic string) into a `Caption`."
     w = w or world()
-    return parse_with(text, lambda chunk, t: _parse_np(chunk, t, w))     # the first HierShapes' grammar, this world's NPs
+    return parse_with(text, lambda chunk, t: _parse_np(chunk, t, w))  # the first HierShapes' grammar, this world's NPs
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #2161b732
 def holds(scene, text, w: World | None = None) -> bool:
@@ -176,7 +205,8 @@ def oracle_entails(premise, conclusion, w: World | None = None) -> bool:
 def caption_words(c: Caption) -> frozenset:
     "Content words of a caption: the name and the size of each NP, and its relation."
     out = {x for n in c.nps for x in ((n.node[-1] if n.node else None), n.size) if x}
-    if c.rel is not None: out.add(c.rel[1])
+    if c.rel is not None:
+        out.add(c.rel[1])
     return frozenset(out)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #e0190079
@@ -198,20 +228,30 @@ DEFAULT_SIZES = {"train": 20000, "val": 1000, "test": 2000, "novel": 1000, "nove
 P_OTHER_SIZE = 0.8
 "Probability that the second object takes the size the subject lacks (when its class allows it)."
 
-def sample_scene(rng: np.random.Generator, w: World, split: str = "train", image_size: int = 64,
-                 max_objects: int = 3, object_scale: float = OBJECT_SCALE) -> list:
+
+def sample_scene(
+    rng: np.random.Generator,
+    w: World,
+    split: str = "train",
+    image_size: int = 64,
+    max_objects: int = 3,
+    object_scale: float = OBJECT_SCALE,
+) -> list:
     """Draw a scene: 1..max_objects objects in distinct cells of a 2x2 grid; the subject as `split` asks (table above);
     a box's side is `SIZE_SCALE[size] * object_scale` of a cell (at least 4 px)."""
     n, cell = int(rng.integers(1, max_objects + 1)), image_size // 2
     cells, objs = rng.permutation(4)[:n], []
     for k in range(n):
         if k == 0 and split == "novel":
-            leaf = w.comp_leaves[rng.integers(len(w.comp_leaves))]; size = w.held_out_sizes[leaf[:3]]
+            leaf = w.comp_leaves[rng.integers(len(w.comp_leaves))]
+            size = w.held_out_sizes[leaf[:3]]
         else:
             pool = w.novel_leaves if k == 0 and split == "novel_taxa" else w.train_leaves
             leaf = pool[rng.integers(len(pool))]
             sizes, other = w.sizes_for(leaf), SIZES[1 - SIZES.index(objs[0].size)] if k else None
-            size = other if k == 1 and rng.random() < P_OTHER_SIZE and other in sizes else sizes[rng.integers(len(sizes))]
+            size = (
+                other if k == 1 and rng.random() < P_OTHER_SIZE and other in sizes else sizes[rng.integers(len(sizes))]
+            )
         side = max(int(round(SIZE_SCALE[size] * object_scale * cell)), 4)
         x0 = (cells[k] % 2) * cell + int(rng.integers(0, cell - side + 1))
         y0 = (cells[k] // 2) * cell + int(rng.integers(0, cell - side + 1))
@@ -221,42 +261,56 @@ def sample_scene(rng: np.random.Generator, w: World, split: str = "train", image
 # %% ../../nbs/06b_core.hiershapes2.ipynb #b8a76c1b
 OTHER_SIZE = {"small": "large", "large": "small"}
 
+
 def naming_table(w: World, role) -> list:
     """[(node, ((size, leaves), ...)), ...]: the nodes an object of `role` may be named by, each with the sizes it may
     take and, per size, the leaves below the node it may be: 'seen' (any object outside the held-out subtrees, a size
     its class allows), 'novel' (a node at rank >= 2 of a class with a held-out size, in that size), ('novel2', size)
     (a node at rank >= 2 of a class whose held-out size is `size`, in the other size) or 'novel_taxa' (a node at rank
     >= 3 of a held-out subtree, a size its class allows). Built once per world and role."""
-    if role in w._naming: return w._naming[role]
+    if role in w._naming:
+        return w._naming[role]
     kind, h = role if isinstance(role, tuple) else (role, None)
-    pool = {"seen": w.train_leaves, "novel": w.comp_leaves, "novel2": [l for l in w.comp_leaves if w.held_out_sizes[l[:3]] == h],
-            "novel_taxa": w.novel_leaves}[kind]
+    pool = {
+        "seen": w.train_leaves,
+        "novel": w.comp_leaves,
+        "novel2": [l for l in w.comp_leaves if w.held_out_sizes[l[:3]] == h],
+        "novel_taxa": w.novel_leaves,
+    }[kind]
     low = {"seen": 0, "novel": 2, "novel2": 2, "novel_taxa": 3}[kind]
     out = []
     for node in w.tree.nodes[1:]:
-        leaves = [l for l in pool if l[:len(node)] == node] if len(node) > low else []
-        if kind == "novel": by = {w.held_out_sizes[node[:3]]: leaves} if leaves else {}
-        elif kind == "novel2": by = {OTHER_SIZE[h]: leaves}
-        else: by = {s: [l for l in leaves if s in w.sizes_for(l)] for s in SIZES}
+        leaves = [l for l in pool if l[: len(node)] == node] if len(node) > low else []
+        if kind == "novel":
+            by = {w.held_out_sizes[node[:3]]: leaves} if leaves else {}
+        elif kind == "novel2":
+            by = {OTHER_SIZE[h]: leaves}
+        else:
+            by = {s: [l for l in leaves if s in w.sizes_for(l)] for s in SIZES}
         by = tuple((s, tuple(v)) for s, v in by.items() if v)
-        if by: out.append((node, by))
+        if by:
+            out.append((node, by))
     w._naming[role] = out
     return out
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #8fa7effd
 def first_slot(i: int, max_objects: int) -> int:
-    "The first object slot of sample `i` when sample j holds 1 + j mod `max_objects` objects: the objects of all samples before it."
+    """The first object slot of sample `i` when sample j holds 1 + j mod `max_objects` objects: the objects of all
+    samples before it."""
     m, r = max_objects, i % max_objects
     return (i // m) * (m * (m + 1) // 2) + r * (r + 1) // 2
+
 
 @functools.lru_cache(maxsize=4096)
 def _cycle(seed: int, split: str, role, cycle: int, n: int) -> np.ndarray:
     return np.random.default_rng([seed, SPLITS[split], 7, cycle, *(hash_role(role))]).permutation(n)
 
+
 def hash_role(role) -> list:
     "The role as integers for a generator's seed (`naming_table`'s roles)."
     kind, h = role if isinstance(role, tuple) else (role, None)
     return [("seen", "novel", "novel2", "novel_taxa").index(kind), SIZES.index(h) if h else 0]
+
 
 def named_node(slot: int, seed: int, split: str, table: list, role) -> tuple:
     """The entry of `table` (`naming_table(w, role)`) that names object slot `slot`: slots are taken in cycles of
@@ -265,8 +319,16 @@ def named_node(slot: int, seed: int, split: str, table: list, role) -> tuple:
     return table[_cycle(seed, split, role, slot // n, n)[slot % n]]
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #0f98c7a4
-def sample_named_scene(rng: np.random.Generator, w: World, split: str = "train", index: int = 0, seed: int = 0,
-                       image_size: int = 64, max_objects: int = 3, object_scale: float = OBJECT_SCALE) -> list:
+def sample_named_scene(
+    rng: np.random.Generator,
+    w: World,
+    split: str = "train",
+    index: int = 0,
+    seed: int = 0,
+    image_size: int = 64,
+    max_objects: int = 3,
+    object_scale: float = OBJECT_SCALE,
+) -> list:
     """Version 2.1's scene of sample `index` of `split` (`seed`): 1 + index mod `max_objects` objects in distinct cells;
     object k takes object slot `first_slot(index) + k` and is named by that slot's `named_node` of its role's
     `naming_table` (the subject on `novel` / `novel_taxa` by the held-out ones, `novel`'s second object by
@@ -274,7 +336,13 @@ def sample_named_scene(rng: np.random.Generator, w: World, split: str = "train",
     n, cell = 1 + index % max_objects, image_size // 2
     cells, objs, slot = rng.permutation(4)[:n], [], first_slot(index, max_objects)
     for k in range(n):
-        role = split if k == 0 and split in ("novel", "novel_taxa") else ("novel2", objs[0].size) if k == 1 and split == "novel" else "seen"
+        role = (
+            split
+            if k == 0 and split in ("novel", "novel_taxa")
+            else ("novel2", objs[0].size)
+            if k == 1 and split == "novel"
+            else "seen"
+        )
         node, by = named_node(slot + k, seed, split, naming_table(w, role), role)
         size, leaves = by[rng.integers(len(by))]
         leaf = leaves[rng.integers(len(leaves))]
@@ -288,9 +356,11 @@ def sample_named_scene(rng: np.random.Generator, w: World, split: str = "train",
 def render(scene, size: int, rng: np.random.Generator, w: World) -> np.ndarray:
     "Render `scene` to a float32 HxWx3 image in [0, 1]."
     grey = rng.uniform(0.03, 0.22)
-    img = rng.standard_normal((size, size, 3), dtype=np.float32)       # float32 draws: no float64 detour
-    img *= 0.03; img += grey
-    for o in scene: draw_taxon(img, o.box, w.traits[o.leaf], rng)
+    img = rng.standard_normal((size, size, 3), dtype=np.float32)  # float32 draws: no float64 detour
+    img *= 0.03
+    img += grey
+    for o in scene:
+        draw_taxon(img, o.box, w.traits[o.leaf], rng)
     return np.clip(img, 0, 1, out=img)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #5a798eab
@@ -299,38 +369,56 @@ FOIL_TYPES = ("relation", "attribute", "object")
 FOIL_SLOTS = tuple((t, b) for t in FOIL_TYPES for b in (False, True))
 "(type, binding-only) of each `hard_negatives` slot."
 
+
 def allowed(c: Caption, w: World, split: str) -> bool:
     "Whether a text may appear in `split`: no held-out taxon outside novel_taxa, no held-out composition outside novel."
-    return all((split == "novel_taxa" or not w.in_held_out_taxa(n.node)) and (split == "novel" or not w.held_out_comp(n.node, n.size))
-               for n in c.nps)
+    return all(
+        (split == "novel_taxa" or not w.in_held_out_taxa(n.node))
+        and (split == "novel" or not w.held_out_comp(n.node, n.size))
+        for n in c.nps
+    )
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #c388a02e
 ONE_WAY = {"left": "to the left of", "above": "above"}
 "The relation word of each axis in a relation said one way (`one_way_caption`)."
 
+
 def one_way_caption(c: Caption) -> Caption:
-    "`c` with its relation said one way per axis: 'to the right of' and 'below' become 'to the left of' and 'above', the arguments swapped."
-    if c.rel is None: return c
+    """`c` with its relation said one way per axis: 'to the right of' and 'below' become 'to the left of' and 'above',
+    the arguments swapped."""
+    if c.rel is None:
+        return c
     i, r, j = c.canonical_rel()
     return Caption(c.nps, (i, ONE_WAY[r], j))
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #b9d20797
 def foil_candidates(c: Caption, scene, w: World, one_way: bool = False) -> dict:
-    """Every one-edit foil of caption `c` per type of `FOIL_TYPES` (both strata; `binding_only` tells them apart); a name
+    """Every one-edit foil of caption `c` per type of `FOIL_TYPES` (both strata; `binding_only` tells them apart); a
+    name
     is replaced at its rank. With `one_way`, each relation foil is said one way (`one_way_caption`), repeats dropped."""
     out, nps = {t: [] for t in FOIL_TYPES}, c.nps
     for k, p in enumerate(nps):
         out["attribute"] += [hs1._swap(c, k, size=v) for v in SIZES if p.size and v != p.size]
-        names = dict.fromkeys([*w.tree.siblings(p.node), *(o.leaf[:len(p.node)] for o in scene if o.leaf[:len(p.node)] != p.node)]) if p.node else {}
+        names = (
+            dict.fromkeys(
+                [*w.tree.siblings(p.node), *(o.leaf[: len(p.node)] for o in scene if o.leaf[: len(p.node)] != p.node)]
+            )
+            if p.node
+            else {}
+        )
         out["object"] += [hs1._swap(c, k, node=m) for m in names]
     if len(nps) == 2:
         a, b = nps
-        if a.size != b.size: out["attribute"].append(Caption((replace(a, size=b.size), replace(b, size=a.size)), c.rel))
-        if a.node != b.node: out["object"].append(Caption((replace(a, node=b.node), replace(b, node=a.node)), c.rel))
+        if a.size != b.size:
+            out["attribute"].append(Caption((replace(a, size=b.size), replace(b, size=a.size)), c.rel))
+        if a.node != b.node:
+            out["object"].append(Caption((replace(a, node=b.node), replace(b, node=a.node)), c.rel))
     if c.rel is not None:
         i, r, j = c.rel
         rel = [Caption(nps, (i, q, j)) for q in RELATIONS if q != r] + [Caption(nps, (j, r, i))]
-        out["relation"] += list(dict.fromkeys(map(one_way_caption, rel))) if one_way else rel   # each edit a new statement: none is c
+        out["relation"] += (
+            list(dict.fromkeys(map(one_way_caption, rel))) if one_way else rel
+        )  # each edit a new statement: none is c
     return out
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #406b8e8e
@@ -348,14 +436,18 @@ def pick_foils(caption: Caption, scene, rng: np.random.Generator, w: World, spli
 def exchangeable_foil_candidates(c: Caption, scene, w: World, one_way: bool = False) -> dict:
     """Version 2.1's one-edit foils of caption `c` per type, each the caption of another scene as likely as the scene:
     attribute, every NP's size flipped; object, a sibling's name absent from the scene on one NP (bag of words) or the
-    two NPs' names swapped (binding-only); relation, as `foil_candidates` (both strata; `binding_only` tells them apart)."""
+    two NPs' names swapped (binding-only); relation, as `foil_candidates` (both strata; `binding_only` tells them
+    apart)."""
     out, nps = {t: [] for t in FOIL_TYPES}, c.nps
-    if nps and all(p.size for p in nps): out["attribute"].append(Caption(tuple(replace(p, size=OTHER_SIZE[p.size]) for p in nps), c.rel))
+    if nps and all(p.size for p in nps):
+        out["attribute"].append(Caption(tuple(replace(p, size=OTHER_SIZE[p.size]) for p in nps), c.rel))
     present = {x for o in scene for x in o.leaf}
     for k, p in enumerate(nps):
-        if p.node: out["object"] += [hs1._swap(c, k, node=m) for m in w.tree.siblings(p.node) if m[-1] not in present]
+        if p.node:
+            out["object"] += [hs1._swap(c, k, node=m) for m in w.tree.siblings(p.node) if m[-1] not in present]
     if len(nps) == 2 and nps[0].node != nps[1].node:
-        a, b = nps; out["object"].append(Caption((replace(a, node=b.node), replace(b, node=a.node)), c.rel))
+        a, b = nps
+        out["object"].append(Caption((replace(a, node=b.node), replace(b, node=a.node)), c.rel))
     if c.rel is not None:
         i, r, j = c.rel
         rel = [Caption(nps, (i, q, j)) for q in RELATIONS if q != r] + [Caption(nps, (j, r, i))]
@@ -364,12 +456,18 @@ def exchangeable_foil_candidates(c: Caption, scene, w: World, one_way: bool = Fa
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #18b27a34
 def names_held_out(c: Caption, w: World, split: str) -> bool:
-    "Whether `c` names what `split` holds out, as each of its captions does: a held-out composition on `novel`, a held-out taxon on `novel_taxa` (True elsewhere)."
-    if split == "novel": return any(w.held_out_comp(p.node, p.size) for p in c.nps)
-    if split == "novel_taxa": return any(w.in_held_out_taxa(p.node) for p in c.nps)
+    """Whether `c` names what `split` holds out, as each of its captions does: a held-out composition on `novel`, a
+    held-out taxon on `novel_taxa` (True elsewhere)."""
+    if split == "novel":
+        return any(w.held_out_comp(p.node, p.size) for p in c.nps)
+    if split == "novel_taxa":
+        return any(w.in_held_out_taxa(p.node) for p in c.nps)
     return True
 
-def pick_exchangeable_foils(caption: Caption, scene, rng: np.random.Generator, w: World, split: str, one_way: bool = False) -> list:
+
+def pick_exchangeable_foils(
+    caption: Caption, scene, rng: np.random.Generator, w: World, split: str, one_way: bool = False
+) -> list:
     """Version 2.1's `pick_foils`: one (foil, valid) per slot of `FOIL_SLOTS`, the first false, allowed, non-refining
     `exchangeable_foil_candidates` of its stratum that names what the split holds out (`names_held_out`)."""
     cands, words = exchangeable_foil_candidates(caption, scene, w, one_way), scene_words(scene)
@@ -382,10 +480,12 @@ def pick_exchangeable_foils(caption: Caption, scene, rng: np.random.Generator, w
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #e62657fd
 def tier_negative_candidates(caption: Caption, tiers: list, scene, w: World, one_way: bool = False) -> list:
-    "Candidates of each tier negative: a node beside the subject's at the tier's rank under the previous tier, then caption edits."
+    """Candidates of each tier negative: a node beside the subject's at the tier's rank under the previous tier, then
+    caption edits."""
     leaf, out, prev = scene[0].leaf, [], ()
     for r in TIER_RANKS:
-        out.append([w.node_caption(m) for m in w.under(prev, r) if m != leaf[:r + 1]]); prev = leaf[:r + 1]
+        out.append([w.node_caption(m) for m in w.under(prev, r) if m != leaf[: r + 1]])
+        prev = leaf[: r + 1]
     edits = [f for fs in foil_candidates(caption, scene, w, one_way).values() for f in fs]
     out.append([f for f in edits if hs1.entails(f, tiers[-2]) and not hs1.entails(f, caption)])
     return out
@@ -396,20 +496,26 @@ TIER_FAMILIES = ("length_free", "growing")
 FLAT_TIER_RANKS = (0, 2, 4, 5)
 "The rank every object is named at in each tier of the length-free family; the last is the full caption."
 
+
 def length_free_tiers(full: Caption) -> list:
-    "The length-free tiers of the full caption `full` (every object named by its leaf): `full` with every NP cut to each of `FLAT_TIER_RANKS`."
-    return [Caption(tuple(NP(p.node[:r + 1], p.size) for p in full.nps), full.rel) for r in FLAT_TIER_RANKS]
+    """The length-free tiers of the full caption `full` (every object named by its leaf): `full` with every NP cut to
+    each of `FLAT_TIER_RANKS`."""
+    return [Caption(tuple(NP(p.node[: r + 1], p.size) for p in full.nps), full.rel) for r in FLAT_TIER_RANKS]
+
 
 def length_free_tier_negative_candidates(tiers: list, scene, w: World) -> list:
-    "Candidates of each length-free tier negative: the tier with the subject's node replaced by another at its rank under the previous tier's."
+    """Candidates of each length-free tier negative: the tier with the subject's node replaced by another at its rank
+    under the previous tier's."""
     leaf, out, prev = scene[0].leaf, [], ()
     for t, r in zip(tiers, FLAT_TIER_RANKS):
-        out.append([hs1._swap(t, 0, node=m) for m in w.under(prev, r) if m != leaf[:r + 1]]); prev = leaf[:r + 1]
+        out.append([hs1._swap(t, 0, node=m) for m in w.under(prev, r) if m != leaf[: r + 1]])
+        prev = leaf[: r + 1]
     return out
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #0a20cb52
 SUBJECT_MIN_RANK = {"novel": 2, "novel_taxa": 3}
 "Lowest rank the subject is named at, per split (default 0): where its held-out class size or subtree is said."
+
 
 def name_ranks(scene, rng: np.random.Generator, split: str) -> list:
     "The rank each object of `scene` is named at in the caption and box texts: uniform over the ranks `split` allows."
@@ -417,8 +523,16 @@ def name_ranks(scene, rng: np.random.Generator, split: str) -> list:
     return [int(rng.integers(SUBJECT_MIN_RANK.get(split, 0) if k == 0 else 0, depth)) for k in range(len(scene))]
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #cb3b5e0b
-def make_texts(scene, rng: np.random.Generator, w: World, split: str, negatives: bool = True, one_way: bool = False,
-               version: str = VERSION, tiers: str | None = None) -> dict:
+def make_texts(
+    scene,
+    rng: np.random.Generator,
+    w: World,
+    split: str,
+    negatives: bool = True,
+    one_way: bool = False,
+    version: str = VERSION,
+    tiers: str | None = None,
+) -> dict:
     """Caption, tiers and box texts of a scene as `Caption`s and, with `negatives`, the tier negatives and foils with
     validity flags (drawn last, so the other texts are the same either way). The caption and the box texts name each
     object at its rank (2.1: the object's `rank`; 2.0: drawn, `name_ranks`); the last tier is the caption with every
@@ -427,21 +541,33 @@ def make_texts(scene, rng: np.random.Generator, w: World, split: str, negatives:
     `novel` (2.2) the second object is said first with probability `NOVEL_EITHER_ORDER`, the relation inverted."""
     s, nps, tiers = scene[0], tuple(o.np() for o in scene), tiers or ("growing" if version == "2.0" else "length_free")
     ranks = name_ranks(scene, rng, split) if version == "2.0" else [o.rank for o in scene]
-    named = tuple(NP(p.node[:r + 1], p.size) for p, r in zip(nps, ranks))
+    named = tuple(NP(p.node[: r + 1], p.size) for p, r in zip(nps, ranks))
     if len(scene) > 1:
         rels = [r for r in RELATIONS if relation_holds(scene[0], scene[1], r)]
         rel = (0, rels[rng.integers(len(rels))], 1)
-        if split == "novel" and version not in ("2.0", "2.1") and rng.random() < NOVEL_EITHER_ORDER: rel = (1, INVERSE[rel[1]], 0)
+        if split == "novel" and version not in ("2.0", "2.1") and rng.random() < NOVEL_EITHER_ORDER:
+            rel = (1, INVERSE[rel[1]], 0)
         full, caption = Caption(nps[:2], rel), Caption(named[:2], rel)
-        if one_way: full, caption = one_way_caption(full), one_way_caption(caption)
-    else: full, caption = Caption(nps[:1]), Caption(named[:1])
-    tt = length_free_tiers(full) if tiers == "length_free" else [w.node_caption(s.leaf[:r + 1]) for r in TIER_RANKS] + [full]
+        if one_way:
+            full, caption = one_way_caption(full), one_way_caption(caption)
+    else:
+        full, caption = Caption(nps[:1]), Caption(named[:1])
+    tt = (
+        length_free_tiers(full)
+        if tiers == "length_free"
+        else [w.node_caption(s.leaf[: r + 1]) for r in TIER_RANKS] + [full]
+    )
     out = {"captions": caption, "tiers": tt, "box_texts": [Caption((p,)) for p in named]}
-    if not negatives: return out
+    if not negatives:
+        return out
     ok = lambda c: allowed(c, w, split)
-    cands = length_free_tier_negative_candidates(tt, scene, w) if tiers == "length_free" else tier_negative_candidates(full, tt, scene, w, one_way)
+    cands = (
+        length_free_tier_negative_candidates(tt, scene, w)
+        if tiers == "length_free"
+        else tier_negative_candidates(full, tt, scene, w, one_way)
+    )
     pick = lambda: (pick_foils if version == "2.0" else pick_exchangeable_foils)(caption, scene, rng, w, split, one_way)
-    foils = None if version == "2.0" else pick()             # 2.1: the foils first, so the tier family changes nothing else
+    foils = None if version == "2.0" else pick()  # 2.1: the foils first, so the tier family changes nothing else
     tier_negs = [hs1._first_false(scene, c, rng, ok) for c in cands]
     return {**out, "tier_negatives": tier_negs, "hard_negatives": pick() if foils is None else foils}
 
@@ -451,7 +577,10 @@ def rank_negative_texts(scene, rng_matched, rng_random, w: World, split: str) ->
     [...]}, each a taxonomic string false for `scene` by the oracle and allowed on the split."""
     accept = lambda m: (split == "novel_taxa" or not w.in_held_out_taxa(m)) and not hs1.holds(scene, w.node_caption(m))
     out = {}
-    for name, mode, rng in (("rank_negatives", "rank_matched", rng_matched), ("rank_random_negatives", "random", rng_random)):
+    for name, mode, rng in (
+        ("rank_negatives", "rank_matched", rng_matched),
+        ("rank_random_negatives", "random", rng_random),
+    ):
         negs = rank_negatives(w.tree, scene[0].leaf, rng, mode=mode, accept=accept)
         out[name] = [(taxonomic_string(m), True, d) if m is not None else ("", False, -1) for m, d in negs]
     return out
@@ -468,30 +597,41 @@ def corruption(scene, texts: dict, rng: np.random.Generator, noise: float, w: Wo
         o, r = scene[max(k - 1, 0)], len(named[k].node)
         while f:
             m = w.train_leaves[rng.integers(len(w.train_leaves))][:r]
-            if m != o.leaf[:r] and not w.held_out_comp(m, o.size) and (k or not hs1.holds(scene, Caption((NP(m, o.size),)))): break
+            if (
+                m != o.leaf[:r]
+                and not w.held_out_comp(m, o.size)
+                and (k or not hs1.holds(scene, Caption((NP(m, o.size),))))
+            ):
+                break
         repl.append(m if f else None)
     return bool(flags[0]), [bool(x) for x in flags[1:]], repl
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #3b433176
-def _sample_dict(i: int, scene, t: dict, img, fields: frozenset, rank_negs, box_size: int, w: World,
-                 transform=None) -> dict:
+def _sample_dict(
+    i: int, scene, t: dict, img, fields: frozenset, rank_negs, box_size: int, w: World, transform=None
+) -> dict:
     "Sample `i` as a dict of its `fields` (in `FIELDS` order) and 'index', from its scene, texts `t` and image."
     out, tt, leaf = {"index": i}, transform or (lambda x: x), scene[0].leaf
-    if img is not None: out["images"] = tt(torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))))
+    if img is not None:
+        out["images"] = tt(torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))))
     out["captions"] = t["captions"].render()
     out["tiers"] = [c.render() for c in t["tiers"]]
     if "tier_negatives" in t:
-        out["tier_negatives"], out["tier_negatives_valid"] = [c.render() for c, _ in t["tier_negatives"]], [ok for _, ok in t["tier_negatives"]]
+        out["tier_negatives"], out["tier_negatives_valid"] = (
+            [c.render() for c, _ in t["tier_negatives"]],
+            [ok for _, ok in t["tier_negatives"]],
+        )
         out["hard_negatives"] = [c.render() for c, _ in t["hard_negatives"]]
         out["hard_negatives_valid"] = [ok for _, ok in t["hard_negatives"]]
         out["hard_negative_types"] = [HARD_NEGATIVE_TYPES.index(k) for k, _ in FOIL_SLOTS]
         out["hard_negative_binding"] = [b for _, b in FOIL_SLOTS]
     out["rank_labels"] = w.tree.rank_labels(leaf)
-    out["rank_texts"] = [taxonomic_string(leaf[:k + 1]) for k in range(len(leaf))]
-    out["rank_names"] = [own_name(leaf[:k + 1]) for k in range(len(leaf))]
+    out["rank_texts"] = [taxonomic_string(leaf[: k + 1]) for k in range(len(leaf))]
+    out["rank_names"] = [own_name(leaf[: k + 1]) for k in range(len(leaf))]
     for k in rank_negs:
         out[k], out[k + "_valid"] = [c for c, _, _ in t[k]], [ok for _, ok, _ in t[k]]
-        if k == "rank_negatives": out["rank_negatives_differ"] = [d for _, _, d in t[k]]
+        if k == "rank_negatives":
+            out["rank_negatives_differ"] = [d for _, _, d in t[k]]
     if "box_images" in fields:
         crops = np.stack([crop(img, o.box, box_size, margin=0) for o in scene])
         out["box_images"] = tt(torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))))
@@ -503,28 +643,61 @@ class HierShapes2(Dataset):
     """HierShapes 2 as a torch `Dataset` of sample dicts with every `FIELDS` entry. Sample `i` of `split` is a pure
     function of `(seed, split, i)`, the rendering arguments (`object_scale` among them), `noise`, `tree_seed` and the
     world's `version` (`VERSIONS`); `tiers` picks the tier family (`TIER_FAMILIES`; None: the version's own)."""
-    provides, splits, min_image_size = frozenset(FIELDS), SPLITS, 32
-    version = VERSION           # the world's version (`HierShapes2V20`: 2.0), recorded in a run's provenance
-    one_way = False             # relations said with all four words, the subject first (`HierShapes2OneWay`: one word per axis)
-    length_matched = True       # every name is NAME_TOKENS tokens: own-name tiers, and a caption with its leaf-named tier, have one token count
-    _negative_fields = frozenset({"tier_negatives", "tier_negatives_valid", "hard_negatives", "hard_negative_types",
-                                  "hard_negatives_valid", "hard_negative_binding"})    # the fields that need the foils drawn
 
-    def __init__(self, split: str = "train", n: int | None = None, seed: int = 0, image_size: int = 64,
-                 box_size: int | None = None, max_objects: int = 3, noise: float = 0.0, tree_seed: int = 0,
-                 fields=None, transform=None, object_scale: float = OBJECT_SCALE, twins: bool = False,
-                 tiers: str | None = None):
-        if split not in self.splits: raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
-        if not 1 <= max_objects <= 4: raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {max_objects}")
-        if image_size < self.min_image_size: raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
-        if not 0 <= noise < 1: raise ValueError(f"noise must be in [0, 1), got {noise}")
-        if not 0 < object_scale <= 1: raise ValueError(f"object_scale must be in (0, 1] (a box stays in its grid cell), got {object_scale}")
-        if tiers not in (None, *TIER_FAMILIES): raise ValueError(f"tiers must be one of {TIER_FAMILIES} (or None: the version's own), got {tiers!r}")
-        if twins and split != "train": raise ValueError(f"twins: relation twins are a training option (split 'train'), got split {split!r}")
+    provides, splits, min_image_size = frozenset(FIELDS), SPLITS, 32
+    version = VERSION  # the world's version (`HierShapes2V20`: 2.0), recorded in a run's provenance
+    one_way = False  # relations said with all four words, the subject first (`HierShapes2OneWay`: one word per axis)
+    # every name is NAME_TOKENS tokens: own-name tiers, and a caption with its leaf-named tier, have one token count
+    length_matched = True
+    _negative_fields = frozenset(
+        {
+            "tier_negatives",
+            "tier_negatives_valid",
+            "hard_negatives",
+            "hard_negative_types",
+            "hard_negatives_valid",
+            "hard_negative_binding",
+        }
+    )  # the fields that need the foils drawn
+
+    def __init__(
+        self,
+        split: str = "train",
+        n: int | None = None,
+        seed: int = 0,
+        image_size: int = 64,
+        box_size: int | None = None,
+        max_objects: int = 3,
+        noise: float = 0.0,
+        tree_seed: int = 0,
+        fields=None,
+        transform=None,
+        object_scale: float = OBJECT_SCALE,
+        twins: bool = False,
+        tiers: str | None = None,
+    ):
+        if split not in self.splits:
+            raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
+        if not 1 <= max_objects <= 4:
+            raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {max_objects}")
+        if image_size < self.min_image_size:
+            raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
+        if not 0 <= noise < 1:
+            raise ValueError(f"noise must be in [0, 1), got {noise}")
+        if not 0 < object_scale <= 1:
+            raise ValueError(f"object_scale must be in (0, 1] (a box stays in its grid cell), got {object_scale}")
+        if tiers not in (None, *TIER_FAMILIES):
+            raise ValueError(f"tiers must be one of {TIER_FAMILIES} (or None: the version's own), got {tiers!r}")
+        if twins and split != "train":
+            raise ValueError(f"twins: relation twins are a training option (split 'train'), got split {split!r}")
         self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(max_objects)
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
-        self.box_size, self.tree_seed, self.object_scale = int(box_size or image_size), int(tree_seed), float(object_scale)
-        self.noise = float(noise) if split == "train" else 0.0          # evaluation splits are always clean
+        self.box_size, self.tree_seed, self.object_scale = (
+            int(box_size or image_size),
+            int(tree_seed),
+            float(object_scale),
+        )
+        self.noise = float(noise) if split == "train" else 0.0  # evaluation splits are always clean
         self.fields = self.provides if fields is None else expand_fields(fields)
         self._rank_negs = [k for k in ("rank_negatives", "rank_random_negatives") if self.fields & expand_fields([k])]
         self.transform, self.world, self.twins = transform, world(self.tree_seed), bool(twins)
@@ -532,47 +705,90 @@ class HierShapes2(Dataset):
 
     taxonomy = property(lambda self: self.world.tree, doc="The tree the objects are drawn from.")
     text_families = {k: functools.partial(f, template="a {}") for k, f in TEXT_FAMILIES.items()}
-    # family -> node -> noun phrase (`taxa.TEXT_FAMILIES` without the prompt): the own name alone first, then the names from rank 0 down
+
+    # family -> node -> noun phrase (`taxa.TEXT_FAMILIES` without the prompt): the own name alone first, then the names
+    # from rank 0 down
     def rank_text(self, node, family: str = "own name") -> str:
-        "The text of `node` in `family`: 'a photo of a NAME' (own name) or 'a photo of a N0 N1 ... NAME' (the `rank_texts` field)."
-        if family not in self.text_families: raise KeyError(f"unknown text family {family!r}; HierShapes 2 has {list(self.text_families)}")
+        """The text of `node` in `family`: 'a photo of a NAME' (own name) or 'a photo of a N0 N1 ... NAME' (the
+        `rank_texts` field)."""
+        if family not in self.text_families:
+            raise KeyError(f"unknown text family {family!r}; HierShapes 2 has {list(self.text_families)}")
         return TEXT_FAMILIES[family](node)
-    def parse(self, text) -> Caption: return parse(text, self.world)
-    def oracle_entails(self, premise, conclusion) -> bool: return oracle_entails(premise, conclusion, self.world)
-    def __len__(self): return self.n
-    def __repr__(self): return (f"{type(self).__name__}(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
-                                f"max_objects={self.max_objects}, noise={self.noise}"
-                                + (f", object_scale={self.object_scale}" if self.object_scale != OBJECT_SCALE else "")
-                                + (f", tiers={self.tiers!r}" if self.tiers != ("growing" if self.version == "2.0" else "length_free") else "")
-                                + (", twins=True)" if self.twins else ")"))
+
+    def parse(self, text) -> Caption:
+        return parse(text, self.world)
+
+    def oracle_entails(self, premise, conclusion) -> bool:
+        return oracle_entails(premise, conclusion, self.world)
+
+    def __len__(self):
+        return self.n
+
+    def __repr__(self):
+        return (
+            f"{type(self).__name__}(split={self.split!r}, n={self.n}, seed={self.seed}, image_size={self.image_size}, "
+            f"max_objects={self.max_objects}, noise={self.noise}"
+            + (f", object_scale={self.object_scale}" if self.object_scale != OBJECT_SCALE else "")
+            + (
+                f", tiers={self.tiers!r}"
+                if self.tiers != ("growing" if self.version == "2.0" else "length_free")
+                else ""
+            )
+            + (", twins=True)" if self.twins else ")")
+        )
 
     @property
     def cache_key(self) -> tuple:
         "Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`."
-        return ("HierShapes2", self.split, self.seed, self.image_size, self.box_size, self.max_objects, self.noise,
-                self.tree_seed, self.object_scale, None if self.transform is None else id(self.transform), self.twins, self.one_way, self.version, self.tiers)
+        return (
+            "HierShapes2",
+            self.split,
+            self.seed,
+            self.image_size,
+            self.box_size,
+            self.max_objects,
+            self.noise,
+            self.tree_seed,
+            self.object_scale,
+            None if self.transform is None else id(self.transform),
+            self.twins,
+            self.one_way,
+            self.version,
+            self.tiers,
+        )
 
     def _key(self, i: int) -> list:
-        if not 0 <= i < self.n: raise IndexError(f"index {i} out of range for {self!r}")
+        if not 0 <= i < self.n:
+            raise IndexError(f"index {i} out of range for {self!r}")
         return [self.seed, SPLITS[self.split], int(i)]
 
     def scene(self, i: int) -> list:
         "The objects of sample `i` (ground truth for the oracle)."
         return self._scene(i)[0]
+
     def _scene(self, i: int) -> tuple:
         """(scene, key of its texts' generators, image generator) of sample `i`: its own draw; with `twins`, an odd `i`
         whose partner `i - 1` has two objects or more is the partner's `twin_scene` with the partner's texts' keys."""
         key = self._key(i)
         if self.twins and i % 2:
-            pkey = self._key(i - 1); partner = self._draw(np.random.default_rng(pkey), i - 1)
-            if len(partner) > 1: return twin_scene(partner, self.image_size // 2), pkey, np.random.default_rng(key + [9])
+            pkey = self._key(i - 1)
+            partner = self._draw(np.random.default_rng(pkey), i - 1)
+            if len(partner) > 1:
+                return twin_scene(partner, self.image_size // 2), pkey, np.random.default_rng(key + [9])
         rng = np.random.default_rng(key)
         return self._draw(rng, i), key, rng
-    sampler_block = property(lambda self: 2 if self.twins else 1,
-                             doc="Consecutive indices a training sampler keeps together (`train.EpochSampler`): a twin pair, or 1.")
+
+    sampler_block = property(
+        lambda self: 2 if self.twins else 1,
+        doc="Consecutive indices a training sampler keeps together (`train.EpochSampler`): a twin pair, or 1.",
+    )
+
     def _draw(self, rng, i: int) -> list:
-        if self.version == "2.0": return sample_scene(rng, self.world, self.split, self.image_size, self.max_objects, self.object_scale)
-        return sample_named_scene(rng, self.world, self.split, i, self.seed, self.image_size, self.max_objects, self.object_scale)
+        if self.version == "2.0":
+            return sample_scene(rng, self.world, self.split, self.image_size, self.max_objects, self.object_scale)
+        return sample_named_scene(
+            rng, self.world, self.split, i, self.seed, self.image_size, self.max_objects, self.object_scale
+        )
 
     def leaf(self, i: int) -> tuple:
         "The leaf of sample `i`'s subject (object 0): the chain its rank fields describe."
@@ -581,27 +797,52 @@ class HierShapes2(Dataset):
     def is_corrupted(self, i: int) -> dict:
         "Which texts of sample `i` the noise corrupted: {'captions': bool, 'box_texts': [bool per box]}."
         (scene, tkey, _), w = self._scene(i), self.world
-        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=False, one_way=self.one_way,
-                           version=self.version, tiers=self.tiers)
+        texts = make_texts(
+            scene,
+            np.random.default_rng(tkey + [1]),
+            w,
+            self.split,
+            negatives=False,
+            one_way=self.one_way,
+            version=self.version,
+            tiers=self.tiers,
+        )
         cap, boxes, _ = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
         return {"captions": cap, "box_texts": boxes}
 
     def structured(self, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
         "(scene, texts as `Caption`s / rank texts with flags, image generator) of sample `i`, noise applied."
         (scene, tkey, rng), w = self._scene(i), self.world
-        texts = make_texts(scene, np.random.default_rng(tkey + [1]), w, self.split, negatives=negatives, one_way=self.one_way,
-                           version=self.version, tiers=self.tiers)
+        texts = make_texts(
+            scene,
+            np.random.default_rng(tkey + [1]),
+            w,
+            self.split,
+            negatives=negatives,
+            one_way=self.one_way,
+            version=self.version,
+            tiers=self.tiers,
+        )
         if rank_negatives:
-            texts.update(rank_negative_texts(scene, np.random.default_rng(tkey + [2]), np.random.default_rng(tkey + [3]), w, self.split))
+            texts.update(
+                rank_negative_texts(
+                    scene, np.random.default_rng(tkey + [2]), np.random.default_rng(tkey + [3]), w, self.split
+                )
+            )
         if self.noise:
             cap, boxes, repl = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
-            if cap: texts["captions"] = hs1._swap(texts["captions"], 0, node=repl[0])
-            texts["box_texts"] = [Caption((NP(m, o.size),)) if m else b for b, o, m in zip(texts["box_texts"], scene, repl[1:])]
+            if cap:
+                texts["captions"] = hs1._swap(texts["captions"], 0, node=repl[0])
+            texts["box_texts"] = [
+                Caption((NP(m, o.size),)) if m else b for b, o, m in zip(texts["box_texts"], scene, repl[1:])
+            ]
         return scene, texts, rng
 
     def __getitem__(self, i: int) -> dict:
         i, f = int(i), self.fields
-        scene, t, rng = self.structured(i, rank_negatives=bool(self._rank_negs), negatives=bool(f & self._negative_fields))
+        scene, t, rng = self.structured(
+            i, rank_negatives=bool(self._rank_negs), negatives=bool(f & self._negative_fields)
+        )
         img = render(scene, self.image_size, rng, self.world) if f & {"images", "box_images"} else None
         return _sample_dict(i, scene, t, img, f, self._rank_negs, self.box_size, self.world, self.transform)
 
@@ -609,9 +850,11 @@ class HierShapes2(Dataset):
 def twin_scene(scene, cell: int) -> list:
     """`scene` with objects 0 and 1 in each other's grid cells (side `cell` px), each at its own offset in the cell
     (every cell has the same side, so the box fits): the same objects, every relation between the two reversed."""
+
     def moved(o, to):
         dx, dy = (to.box[0] // cell - o.box[0] // cell) * cell, (to.box[1] // cell - o.box[1] // cell) * cell
         return replace(o, box=(o.box[0] + dx, o.box[1] + dy, o.box[2] + dx, o.box[3] + dy))
+
     a, b, *rest = scene
     return [moved(a, b), moved(b, a), *rest]
 
@@ -619,23 +862,43 @@ def twin_scene(scene, cell: int) -> list:
 class HierShapes2OneWay(HierShapes2):
     """`HierShapes2` with every relation said one way per axis (`one_way_caption`): 'to the left of' and 'above', the
     arguments in the order that makes it true; sample `i` is `HierShapes2`'s with its relations so worded."""
+
     one_way = True
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #1e9b75bc
 class HierShapes2V20(HierShapes2):
     "`HierShapes2` as version 2.0 drew it (`VERSIONS`): every sample as before version 2.1, field for field."
+
     version = "2.0"
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #69822e68
 def _build_hiershapes2(cfg, fields, cls=HierShapes2):
-    if cfg.image_size < cls.min_image_size:        # the constructor checks it too; here the key is named
+    if cfg.image_size < cls.min_image_size:  # the constructor checks it too; here the key is named
         raise ValueError(f"data.image_size={cfg.image_size}: HierShapes 2 draws at >= {cls.min_image_size} pixels")
-    return cls(cfg.split, n=cfg.n, seed=cfg.seed, image_size=cfg.image_size, noise=getattr(cfg, "noise", 0.0),
-               fields=fields, object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale,
-               twins=getattr(cfg, "twins", False))
+    return cls(
+        cfg.split,
+        n=cfg.n,
+        seed=cfg.seed,
+        image_size=cfg.image_size,
+        noise=getattr(cfg, "noise", 0.0),
+        fields=fields,
+        object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale,
+        twins=getattr(cfg, "twins", False),
+    )
+
 
 DATASETS.register(DatasetSpec("hiershapes2", lambda cfg: HierShapes2.provides, _build_hiershapes2))
-DATASETS.register(DatasetSpec("hiershapes2_v2.0", lambda cfg: HierShapes2V20.provides,
-                              functools.partial(_build_hiershapes2, cls=HierShapes2V20)))
-DATASETS.register(DatasetSpec("hiershapes2_one_way", lambda cfg: HierShapes2OneWay.provides,
-                              functools.partial(_build_hiershapes2, cls=HierShapes2OneWay)))
+DATASETS.register(
+    DatasetSpec(
+        "hiershapes2_v2.0",
+        lambda cfg: HierShapes2V20.provides,
+        functools.partial(_build_hiershapes2, cls=HierShapes2V20),
+    )
+)
+DATASETS.register(
+    DatasetSpec(
+        "hiershapes2_one_way",
+        lambda cfg: HierShapes2OneWay.provides,
+        functools.partial(_build_hiershapes2, cls=HierShapes2OneWay),
+    )
+)

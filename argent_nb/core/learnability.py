@@ -20,17 +20,21 @@ __all__ = ['CANVAS', 'probe_scenes', 'rank_index', 'single_targets', 'pair_targe
 CANVAS = 64
 "Canvas side (px) of the probe scenes: the benchmark's image size."
 
+
 def probe_scenes(n: int, n_objects: int, seed: int, w=None, object_scale: float | None = None) -> list:
     """`n` HierShapes 2 training scenes (lists of `Obj`) holding exactly `n_objects` objects, for 2 one small and one
     large, with their rendering seeds: [(scene, render_seed)]; a pure function of `seed` (and HierShapes 2's
     `object_scale`; None: its default, `hiershapes2.OBJECT_SCALE`)."""
     from argent_nb.core import hiershapes2 as hs2
-    if n_objects not in (1, 2): raise ValueError(f"probe scenes hold 1 or 2 objects, not {n_objects}")
+
+    if n_objects not in (1, 2):
+        raise ValueError(f"probe scenes hold 1 or 2 objects, not {n_objects}")
     w, rng, out = w or hs2.world(), np.random.default_rng([seed, n_objects]), []
     object_scale = hs2.OBJECT_SCALE if object_scale is None else object_scale
     while len(out) < n:
         s = hs2.sample_scene(rng, w, "train", CANVAS, max_objects=n_objects, object_scale=object_scale)
-        if len(s) == n_objects and (n_objects == 1 or s[0].size != s[1].size): out.append((s, int(rng.integers(2**31))))
+        if len(s) == n_objects and (n_objects == 1 or s[0].size != s[1].size):
+            out.append((s, int(rng.integers(2**31))))
     return out
 
 # %% ../../nbs/06c_core.learnability.ipynb #6cf70edc
@@ -38,25 +42,31 @@ def rank_index(tree) -> list[dict]:
     "Per rank k, {node: its index among tree.ranks[k]}: the class ids of the rank-k labels."
     return [{n: i for i, n in enumerate(r)} for r in tree.ranks]
 
+
 def single_targets(scene: Sequence, tree, index=None) -> dict:
     "Targets of a one-object scene: 'rank k' = the rank-k class of its taxon, for every rank."
     index = index or rank_index(tree)
-    if len(scene) != 1: raise ValueError(f"single_targets needs a one-object scene, got {len(scene)} objects")
+    if len(scene) != 1:
+        raise ValueError(f"single_targets needs a one-object scene, got {len(scene)} objects")
     leaf = scene[0].leaf
-    return {f"rank {k}": index[k][leaf[:k + 1]] for k in range(tree.depth)}
+    return {f"rank {k}": index[k][leaf[: k + 1]] for k in range(tree.depth)}
 
 # %% ../../nbs/06c_core.learnability.ipynb #1885782e
 def pair_targets(scene: Sequence, tree, index=None) -> dict:
     "Targets of a two-object scene, one small and one large (see the list above); -1 where undefined."
     index = index or rank_index(tree)
     a, b = scene
-    if sorted((a.size, b.size)) != ["large", "small"]: raise ValueError("pair_targets needs one small and one large object")
+    if sorted((a.size, b.size)) != ["large", "small"]:
+        raise ValueError("pair_targets needs one small and one large object")
     lg, sm = (a, b) if a.size == "large" else (b, a)
-    first = {w: a if relation_holds(a, b, r) else b if relation_holds(b, a, r) else None
-             for w, r in (("left", RELATIONS[0]), ("top", RELATIONS[2]))}
+    first = {
+        w: a if relation_holds(a, b, r) else b if relation_holds(b, a, r) else None
+        for w, r in (("left", RELATIONS[0]), ("top", RELATIONS[2]))
+    }
     t = {f"size {r}": int(relation_holds(lg, sm, r)) for r in RELATIONS}
     for w, o in (("large", lg), *first.items()):
-        for k in range(tree.depth): t[f"{w} {k}"] = -1 if o is None else index[k][o.leaf[:k + 1]]
+        for k in range(tree.depth):
+            t[f"{w} {k}"] = -1 if o is None else index[k][o.leaf[: k + 1]]
     return t
 
 # %% ../../nbs/06c_core.learnability.ipynb #682aea3d
@@ -64,6 +74,7 @@ def make_probe_data(n: int, n_objects: int, seed: int, w=None, object_scale: flo
     """`n` probe scenes of `n_objects` (1, or 2 = one small + one large): images (uint8 N x 64 x 64 x 3), targets
     ({name: int64 array}) and the scenes; a pure function of `seed` (and `object_scale`, `probe_scenes`)."""
     from argent_nb.core import hiershapes2 as hs2
+
     w = w or hs2.world()
     index, imgs, rows, scenes = rank_index(w.tree), np.empty((n, CANVAS, CANVAS, 3), np.uint8), [], []
     for i, (s, rs) in enumerate(probe_scenes(n, n_objects, seed, w, object_scale)):
@@ -74,22 +85,29 @@ def make_probe_data(n: int, n_objects: int, seed: int, w=None, object_scale: flo
 
 # %% ../../nbs/06c_core.learnability.ipynb #b4d537c8
 def vision_config(arch: str = "argent-tiny", image_size: int | None = None, patch_size: int | None = None) -> dict:
-    "open_clip's model config of `arch` (this project's configs included), the vision tower's image / patch size overridden."
+    """open_clip's model config of `arch` (this project's configs included), the vision tower's image / patch size
+    overridden."""
     from argent_nb.core.weights import oc
+
     cfg = oc().get_model_config(arch)
-    if cfg is None: raise KeyError(f"open_clip knows no model config {arch!r}")
+    if cfg is None:
+        raise KeyError(f"open_clip knows no model config {arch!r}")
     cfg = {**cfg, "vision_cfg": dict(cfg["vision_cfg"])}
-    if image_size: cfg["vision_cfg"]["image_size"] = image_size
-    if patch_size: cfg["vision_cfg"]["patch_size"] = patch_size
+    if image_size:
+        cfg["vision_cfg"]["image_size"] = image_size
+    if patch_size:
+        cfg["vision_cfg"]["patch_size"] = patch_size
     return cfg
 
 # %% ../../nbs/06c_core.learnability.ipynb #e120a072
 class ProbeNet(torch.nn.Module):
     """`arch`'s vision tower (random init; image / patch size overridable) with one linear head per target
     (`heads` = {name: classes}) on its embedding; forward: float images N x 3 x S x S -> {name: logits}."""
+
     def __init__(self, heads: dict, arch: str = "argent-tiny", image_size=None, patch_size=None, seed: int = 0):
         super().__init__()
         from argent_nb.core.weights import oc
+
         cfg = vision_config(arch, image_size, patch_size)
         torch.manual_seed(seed)
         self.visual = oc().CLIP(**cfg).visual
@@ -103,31 +121,53 @@ class ProbeNet(torch.nn.Module):
 
 # %% ../../nbs/06c_core.learnability.ipynb #a23df603
 def to_input(images, image_size: int = CANVAS):
-    "uint8 N x H x W x 3 (array or tensor) -> float N x 3 x S x S, scaled to [-2, 2], resized to `image_size` if it differs."
+    """uint8 N x H x W x 3 (array or tensor) -> float N x 3 x S x S, scaled to [-2, 2], resized to `image_size` if it
+    differs."""
     x = torch.as_tensor(images).permute(0, 3, 1, 2).float().div_(255).sub_(0.5).div_(0.25)
     if image_size != x.shape[-1]:
-        x = torch.nn.functional.interpolate(x, size=(image_size, image_size), mode="bilinear", antialias=True, align_corners=False)
+        x = torch.nn.functional.interpolate(
+            x, size=(image_size, image_size), mode="bilinear", antialias=True, align_corners=False
+        )
     return x
 
 # %% ../../nbs/06c_core.learnability.ipynb #21317ff0
-def train_probe(model, images: np.ndarray, targets: dict, epochs: int = 12, batch: int = 64, lr: float = 1e-3,
-                weight_decay: float = 0.05, seed: int = 0, threads: int = 1) -> dict:
-    "Train `model` on all its heads: AdamW, one warm-up epoch then cosine. Returns {'loss' per epoch, 'seconds', 'steps', 'ms_per_step'}."
-    torch.set_num_threads(threads); torch.manual_seed(seed)
+def train_probe(
+    model,
+    images: np.ndarray,
+    targets: dict,
+    epochs: int = 12,
+    batch: int = 64,
+    lr: float = 1e-3,
+    weight_decay: float = 0.05,
+    seed: int = 0,
+    threads: int = 1,
+) -> dict:
+    """Train `model` on all its heads: AdamW, one warm-up epoch then cosine. Returns {'loss' per epoch, 'seconds',
+    'steps', 'ms_per_step'}."""
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
     X, Y = torch.from_numpy(images), {k: torch.from_numpy(targets[k]) for k in model.keys}
     n, per = len(X), len(X) // batch
     total = epochs * per
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / per) * 0.5 * (1 + np.cos(np.pi * min(s, total) / total)))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / per) * 0.5 * (1 + np.cos(np.pi * min(s, total) / total))
+    )
     g, log, t0 = torch.Generator().manual_seed(seed), {"loss": []}, time.perf_counter()
     model.train()
     for _ in range(epochs):
         perm, tot = torch.randperm(n, generator=g), 0.0
         for s in range(per):
-            i = perm[s * batch:(s + 1) * batch]
+            i = perm[s * batch : (s + 1) * batch]
             out = model(to_input(X[i], model.image_size))
-            loss = sum(torch.nn.functional.cross_entropy(out[k], Y[k][i], ignore_index=-1) for k in out if (Y[k][i] >= 0).any())
-            opt.zero_grad(); loss.backward(); opt.step(); sched.step(); tot += loss.item()
+            loss = sum(
+                torch.nn.functional.cross_entropy(out[k], Y[k][i], ignore_index=-1) for k in out if (Y[k][i] >= 0).any()
+            )
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item()
         log["loss"].append(tot / per)
     log["seconds"], log["steps"] = time.perf_counter() - t0, total
     log["ms_per_step"] = log["seconds"] / total * 1e3
@@ -136,16 +176,20 @@ def train_probe(model, images: np.ndarray, targets: dict, epochs: int = 12, batc
 # %% ../../nbs/06c_core.learnability.ipynb #c1fb7d7a
 def predict(model, images: np.ndarray, batch: int = 250) -> dict:
     "Arg-max class of every head on `images`: {name: int64 array}."
-    model.eval(); outs = []
+    model.eval()
+    outs = []
     with torch.no_grad():
         for s in range(0, len(images), batch):
-            o = model(to_input(images[s:s + batch], model.image_size)); outs.append({k: v.argmax(1) for k, v in o.items()})
+            o = model(to_input(images[s : s + batch], model.image_size))
+            outs.append({k: v.argmax(1) for k, v in o.items()})
     return {k: torch.cat([o[k] for o in outs]).numpy() for k in outs[0]}
+
 
 def accuracy(pred: np.ndarray, target: np.ndarray, mask: np.ndarray | None = None) -> float:
     "Fraction of correct predictions over the defined (>= 0) targets, within `mask` if given."
     m = (target >= 0) if mask is None else mask & (target >= 0)
-    if not m.any(): raise ValueError("no defined target to score")
+    if not m.any():
+        raise ValueError("no defined target to score")
     return float((pred[m] == target[m]).mean())
 
 # %% ../../nbs/06c_core.learnability.ipynb #89172342
@@ -155,42 +199,59 @@ def cached_probe(folder, heads: dict, fit, spec: dict, seed: int = 0, arch: str 
     ones. A folder kept with another `spec` raises: what is read is what `spec` says. Written whole or not at all.
     `arch`: another tower than the benchmark's (`ProbeNet`'s default), recorded in the spec."""
     from safetensors.torch import load_file, save_file
+
     folder = Path(folder)
     net = ProbeNet(heads, seed=seed) if arch is None else ProbeNet(heads, arch, seed=seed)
-    spec = json.loads(json.dumps({**spec, "heads": heads, "seed": seed, **({"arch": arch} if arch else {})}))   # as the file holds it
+    spec = json.loads(
+        json.dumps({**spec, "heads": heads, "seed": seed, **({"arch": arch} if arch else {})})
+    )  # as the file holds it
     if (folder / "log.json").exists():
         saved = json.loads((folder / "log.json").read_text())
         if saved["spec"] != spec:
-            raise ValueError(f"{folder}: holds a probe trained with {saved['spec']}, not {spec}; delete it or name another folder")
+            raise ValueError(
+                f"{folder}: holds a probe trained with {saved['spec']}, not {spec}; delete it or name another folder"
+            )
         net.load_state_dict(load_file(str(folder / "model.safetensors")))
         return net, saved["log"]
     log = fit(net)
-    part = folder.with_name(folder.name + ".partial"); shutil.rmtree(part, ignore_errors=True); part.mkdir(parents=True)
+    part = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(part, ignore_errors=True)
+    part.mkdir(parents=True)
     save_file({k: v.contiguous() for k, v in net.state_dict().items()}, str(part / "model.safetensors"))
     (part / "log.json").write_text(json.dumps({"spec": spec, "log": log}))
     part.rename(folder)
     return net, log
 
-
 # %% ../../nbs/06c_core.learnability.ipynb #4917643e
 def baselines(target_train: np.ndarray, target_test: np.ndarray, n_classes: int) -> dict:
     "Chance (1 / classes) and majority (the training set's most frequent defined class, scored on the test set)."
     tr = target_train[target_train >= 0]
-    return {"chance": 1 / n_classes, "majority": accuracy(np.full_like(target_test, np.bincount(tr).argmax()), target_test)}
+    return {
+        "chance": 1 / n_classes,
+        "majority": accuracy(np.full_like(target_test, np.bincount(tr).argmax()), target_test),
+    }
+
 
 def binding_scores(pred: np.ndarray, target: np.ndarray, other: np.ndarray) -> dict:
     """On the scenes where `target` (the asked object's class) and `other` (the other object's) differ: their number,
     accuracy, recognition (the prediction is either object's class) and binding given recognition."""
     d = (target >= 0) & (target != other)
     rec = d & ((pred == target) | (pred == other))
-    return {"n": int(d.sum()), "accuracy": accuracy(pred, target, d), "recognition": float(rec.sum() / d.sum()),
-            "binding": float((pred[rec] == target[rec]).mean()) if rec.any() else float("nan")}
+    return {
+        "n": int(d.sum()),
+        "accuracy": accuracy(pred, target, d),
+        "recognition": float(rec.sum() / d.sum()),
+        "binding": float((pred[rec] == target[rec]).mean()) if rec.any() else float("nan"),
+    }
 
 # %% ../../nbs/06c_core.learnability.ipynb #32527055
 def format_table(rows: list[dict], digits: int = 3) -> str:
-    "Rows (dicts) as a fixed-width text table, columns in first-seen order: text left-aligned, numbers right-aligned, floats rounded, missing cells blank."
+    """Rows (dicts) as a fixed-width text table, columns in first-seen order: text left-aligned, numbers right-aligned,
+    floats rounded, missing cells blank."""
     cols = list(dict.fromkeys(k for r in rows for k in r))
-    cell = lambda v: "" if v is None or (isinstance(v, float) and v != v) else f"{v:.{digits}f}" if isinstance(v, float) else str(v)
+    cell = lambda v: (
+        "" if v is None or (isinstance(v, float) and v != v) else f"{v:.{digits}f}" if isinstance(v, float) else str(v)
+    )
     body = [[cell(r.get(c)) for c in cols] for r in rows]
     wid = [max(len(c), *(len(b[i]) for b in body)) for i, c in enumerate(cols)]
     text = [all(isinstance(r.get(c), str) for r in rows if c in r) for c in cols]
@@ -199,22 +260,41 @@ def format_table(rows: list[dict], digits: int = 3) -> str:
 
 # %% ../../nbs/06c_core.learnability.ipynb #cc530657
 def pair_other(scenes: Sequence, tree, which: str) -> np.ndarray:
-    "Per two-object scene, the rank classes (N x depth) of the object target `which` ('large' / 'left' / 'top') does NOT ask for; -1 if none."
-    if which not in ("large", "left", "top"): raise ValueError(f"which must be 'large', 'left' or 'top', got {which!r}")
-    index, out, r = rank_index(tree), np.full((len(scenes), tree.depth), -1, np.int64), RELATIONS[0 if which == "left" else 2]
+    """Per two-object scene, the rank classes (N x depth) of the object target `which` ('large' / 'left' / 'top') does
+    NOT ask for; -1 if none."""
+    if which not in ("large", "left", "top"):
+        raise ValueError(f"which must be 'large', 'left' or 'top', got {which!r}")
+    index, out, r = (
+        rank_index(tree),
+        np.full((len(scenes), tree.depth), -1, np.int64),
+        RELATIONS[0 if which == "left" else 2],
+    )
     for i, (a, b) in enumerate(scenes):
-        if which == "large": o = a if a.size == "small" else b
-        else: o = b if relation_holds(a, b, r) else a if relation_holds(b, a, r) else None
-        if o is not None: out[i] = [index[k][o.leaf[:k + 1]] for k in range(tree.depth)]
+        if which == "large":
+            o = a if a.size == "small" else b
+        else:
+            o = b if relation_holds(a, b, r) else a if relation_holds(b, a, r) else None
+        if o is not None:
+            out[i] = [index[k][o.leaf[: k + 1]] for k in range(tree.depth)]
     return out
 
 # %% ../../nbs/06c_core.learnability.ipynb #966b1a80
-def clip_step_ms(image_size: int | None = None, patch_size: int | None = None, arch: str = "argent-tiny",
-                 batch: int = 64, rounds: int = 6, threads: int = 1, seed: int = 0) -> float:
-    "Median ms of one training step of `arch`'s whole CLIP at the given vision image / patch size (random data, 2 warm-up steps)."
+def clip_step_ms(
+    image_size: int | None = None,
+    patch_size: int | None = None,
+    arch: str = "argent-tiny",
+    batch: int = 64,
+    rounds: int = 6,
+    threads: int = 1,
+    seed: int = 0,
+) -> float:
+    """Median ms of one training step of `arch`'s whole CLIP at the given vision image / patch size (random data, 2
+    warm-up steps)."""
     from argent_nb.core.weights import oc
     from open_clip.loss import ClipLoss
-    torch.set_num_threads(threads); torch.manual_seed(seed)
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
     cfg = vision_config(arch, image_size, patch_size)
     model, loss_fn = oc().CLIP(**cfg).train(), ClipLoss()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
@@ -224,6 +304,10 @@ def clip_step_ms(image_size: int | None = None, patch_size: int | None = None, a
     times = []
     for i in range(rounds + 2):
         t0 = time.perf_counter()
-        loss = loss_fn(*model(x, t)); opt.zero_grad(); loss.backward(); opt.step()
-        if i >= 2: times.append((time.perf_counter() - t0) * 1e3)
+        loss = loss_fn(*model(x, t))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if i >= 2:
+            times.append((time.perf_counter() - t0) * 1e3)
     return float(np.median(times))

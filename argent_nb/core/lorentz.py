@@ -14,7 +14,6 @@ from torch import Tensor, nn
 from .geometry import Geometry, _check, _check_pair, fp32_geometry
 from .registry import register_geometry
 
-
 # %% auto #0
 __all__ = ['MAX_SINH_INPUT', 'MERU_APERTURE_EPS', 'lorentz_time', 'lorentz_inner', 'pairwise_lorentz_inner', 'lorentz_distance',
            'pairwise_lorentz_distance', 'distance0', 'exp_map0', 'log_map0', 'norm_boundary', 'half_aperture',
@@ -30,7 +29,8 @@ _TINY = 1e-6  # below this, sinh(t)/t and asinh(t)/t differ from 1 by less than 
 def _c_like(c, x: Tensor) -> Tensor:
     "The curvature `c` (number or scalar tensor, graph kept) as a 0-dim tensor with the dtype and device of `x`."
     if isinstance(c, Tensor):
-        if c.numel() != 1: raise ValueError(f"curvature must be a scalar, got shape {tuple(c.shape)}")
+        if c.numel() != 1:
+            raise ValueError(f"curvature must be a scalar, got shape {tuple(c.shape)}")
         return c.reshape(()).to(dtype=x.dtype, device=x.device)
     return torch.tensor(float(c), dtype=x.dtype, device=x.device)
 
@@ -61,11 +61,12 @@ def pairwise_lorentz_inner(x: Tensor, y: Tensor, c) -> Tensor:
 # %% ../../nbs/04_core.lorentz.ipynb #8e0148eb
 @fp32_geometry
 def lorentz_distance(x: Tensor, y: Tensor, c) -> Tensor:
-    "Row-wise geodesic distance (broadcast over leading dims), as 2/sqrt(c) asinh(sqrt(c) ||x - y||_L / 2): exact near x = y."
+    """Row-wise geodesic distance (broadcast over leading dims), as 2/sqrt(c) asinh(sqrt(c) ||x - y||_L / 2): exact near
+    x = y."""
     c = _c_like(c, x)
     delta, s = x - y, x + y
-    dt = (delta * s).sum(-1) / (lorentz_time(x, c) + lorentz_time(y, c))   # x_t - y_t without cancellation
-    chord = _safe_sqrt((delta * delta).sum(-1) - dt * dt)                # ||x - y||_L
+    dt = (delta * s).sum(-1) / (lorentz_time(x, c) + lorentz_time(y, c))  # x_t - y_t without cancellation
+    chord = _safe_sqrt((delta * delta).sum(-1) - dt * dt)  # ||x - y||_L
     rc = c.sqrt()
     return 2 / rc * torch.asinh(rc * chord / 2)
 
@@ -89,14 +90,16 @@ def distance0(x: Tensor, c) -> Tensor:
 # %% ../../nbs/04_core.lorentz.ipynb #43553614
 @fp32_geometry
 def exp_map0(v: Tensor, c, max_sinh_input: float = MAX_SINH_INPUT) -> Tensor:
-    "Exponential map at the origin: tangent vectors `v` [..., D] -> space components sinh(theta)/theta v, theta = sqrt(c)||v|| (clamped)."
+    """Exponential map at the origin: tangent vectors `v` [..., D] -> space components sinh(theta)/theta v, theta =
+    sqrt(c)||v|| (clamped)."""
     theta = _c_like(c, v).sqrt() * torch.linalg.vector_norm(v, dim=-1, keepdim=True)
     return v * (torch.sinh(theta.clamp(min=_TINY, max=max_sinh_input)) / theta.clamp(min=_TINY))
 
 # %% ../../nbs/04_core.lorentz.ipynb #a58cfc5d
 @fp32_geometry
 def log_map0(x: Tensor, c) -> Tensor:
-    "Logarithmic map at the origin (inverse of `exp_map0`): points [..., D] -> tangent vectors asinh(t)/t x, t = sqrt(c)||x||."
+    """Logarithmic map at the origin (inverse of `exp_map0`): points [..., D] -> tangent vectors asinh(t)/t x, t =
+    sqrt(c)||x||."""
     t = (_c_like(c, x).sqrt() * torch.linalg.vector_norm(x, dim=-1, keepdim=True)).clamp(min=_TINY)
     return x * (torch.asinh(t) / t)
 
@@ -104,7 +107,8 @@ def log_map0(x: Tensor, c) -> Tensor:
 @fp32_geometry
 def norm_boundary(c, K: float = 0.1, like: Tensor | None = None):
     "The norm boundary r_b = 2K / sqrt(c) inside which the cone aperture saturates (a tensor like `like` if given)."
-    if like is not None: return 2 * K / _c_like(c, like).sqrt()
+    if like is not None:
+        return 2 * K / _c_like(c, like).sqrt()
     return 2 * K / (c.sqrt() if isinstance(c, Tensor) else math.sqrt(c))
 
 # %% ../../nbs/04_core.lorentz.ipynb #e93b7322
@@ -114,7 +118,8 @@ MERU_APERTURE_EPS = 1e-8
 
 @fp32_geometry
 def half_aperture(x: Tensor, c, K: float = 0.1, eps: float = 1e-6) -> Tensor:
-    """Half-aperture arcsin(min(2K / (sqrt(c)||x~||), 1 - eps)) of the entailment cone at each point of `x` [..., D] -> [...].
+    """Half-aperture arcsin(min(2K / (sqrt(c)||x~||), 1 - eps)) of the entailment cone at each point of `x` [..., D] ->
+    [...].
     1 - eps is taken in x's dtype (float32 rounds 1 - 1e-8 to 1, as the released clamp does); clamped points get the
     constant arcsin(1 - eps), gradient 0."""
     rb = norm_boundary(c, K, like=x)
@@ -125,7 +130,8 @@ def half_aperture(x: Tensor, c, K: float = 0.1, eps: float = 1e-6) -> Tensor:
 
 # %% ../../nbs/04_core.lorentz.ipynb #fc87071b
 def _planar_angle(a: Tensor, b: Tensor, eps: float) -> Tensor:
-    "Angle in [0, pi] of the plane vector (b, a), a >= 0, to the axis (1, 0); pi/2 (gradient 0) at (0, 0); gradient <= ~2/eps."
+    """Angle in [0, pi] of the plane vector (b, a), a >= 0, to the axis (1, 0); pi/2 (gradient 0) at (0, 0); gradient <=
+    ~2/eps."""
     r2 = a * a + b * b
     rho, deg = torch.sqrt(r2 + eps * eps), r2 == 0
     ca = torch.where(deg, torch.zeros_like(b), b / rho)
@@ -135,14 +141,15 @@ def _planar_angle(a: Tensor, b: Tensor, eps: float) -> Tensor:
 # %% ../../nbs/04_core.lorentz.ipynb #40d33f66
 @fp32_geometry
 def exterior_angle(x: Tensor, y: Tensor, c, eps: float = 1e-6) -> Tensor:
-    "Row-wise exterior angle at `x` of the triangle (origin, x, y) in [0, pi] (broadcast), by the tangent-frame atan2 form."
+    """Row-wise exterior angle at `x` of the triangle (origin, x, y) in [0, pi] (broadcast), by the tangent-frame atan2
+    form."""
     c = _c_like(c, x)
     xt, yt = lorentz_time(x, c), lorentz_time(y, c)
     delta = y - x
-    dt = (delta * (x + y)).sum(-1) / (xt + yt)                           # y_t - x_t
+    dt = (delta * (x + y)).sum(-1) / (xt + yt)  # y_t - x_t
     xx = (x * x).sum(-1, keepdim=True)
     ne = torch.sqrt(xx + eps * eps)
-    xh = x / ne                                                           # unit radial direction (0 at the origin)
+    xh = x / ne  # unit radial direction (0 at the origin)
     radial = (xh * delta).sum(-1)
     perp = torch.linalg.vector_norm(delta - radial[..., None] * xh, dim=-1)
     b = c.sqrt() * (xt * radial - (xx / ne)[..., 0] * dt)
@@ -155,7 +162,7 @@ def pairwise_exterior_angle(x: Tensor, y: Tensor, c, eps: float = 1e-6) -> Tenso
     c = _c_like(c, x)
     xx = (x * x).sum(-1)
     ne = torch.sqrt(xx + eps * eps)
-    G = (x / ne[:, None]) @ y.T                                           # x^ . y~
+    G = (x / ne[:, None]) @ y.T  # x^ . y~
     perp = _safe_sqrt((y * y).sum(-1)[None] - G * G)
     b = c.sqrt() * (lorentz_time(x, c)[:, None] * G - (xx / ne)[:, None] * lorentz_time(y, c)[None])
     return _planar_angle(perp, b, eps)
@@ -169,7 +176,8 @@ def _sinhc(z: Tensor) -> Tensor:
 # %% ../../nbs/04_core.lorentz.ipynb #258d9303
 @fp32_geometry
 def lorentz_geodesic(x: Tensor, y: Tensor, t, c) -> Tensor:
-    "The point at fraction `t` along the geodesic from `x` to `y` (space components; `t` broadcasts against leading dims)."
+    """The point at fraction `t` along the geodesic from `x` to `y` (space components; `t` broadcasts against leading
+    dims)."""
     theta = _c_like(c, x).sqrt() * lorentz_distance(x, y, c)
     t = torch.as_tensor(t, dtype=x.dtype, device=x.device)
     s = _sinhc(theta)
@@ -180,13 +188,16 @@ def lorentz_geodesic(x: Tensor, y: Tensor, t, c) -> Tensor:
 @fp32_geometry
 def point_at(x: Tensor, angle, dist, c, perp: Tensor | None = None) -> Tensor:
     """The point at geodesic distance `dist` from `x` [..., D] whose exterior angle ext(x, .) is `angle`: it leaves `x`
-    at `angle` from the outward radial direction, turning towards `perp` (default: a coordinate axis orthogonal to x)."""
+    at `angle` from the outward radial direction, turning towards `perp` (default: a coordinate axis orthogonal to
+    x)."""
     c = _c_like(c, x)
-    if x.shape[-1] < 2: raise ValueError("point_at needs D >= 2")
+    if x.shape[-1] < 2:
+        raise ValueError("point_at needs D >= 2")
     angle = torch.as_tensor(angle, dtype=x.dtype, device=x.device)[..., None]
     dist = torch.as_tensor(dist, dtype=x.dtype, device=x.device)[..., None]
     r = torch.linalg.vector_norm(x, dim=-1, keepdim=True)
-    e0 = torch.zeros_like(x); e0[..., 0] = 1
+    e0 = torch.zeros_like(x)
+    e0[..., 0] = 1
     xh = torch.where(r > 0, x / r.clamp(min=1e-30), e0)
     if perp is None:
         k = xh.abs().argmin(-1, keepdim=True)
@@ -194,7 +205,9 @@ def point_at(x: Tensor, angle, dist, c, perp: Tensor | None = None) -> Tensor:
     perp = perp - (perp * xh).sum(-1, keepdim=True) * xh
     perp = perp / torch.linalg.vector_norm(perp, dim=-1, keepdim=True)
     rc, s = c.sqrt(), c.sqrt() * dist
-    u = torch.cos(angle) * rc * lorentz_time(x, c)[..., None] * xh + torch.sin(angle) * perp  # space part of the tangent
+    u = (
+        torch.cos(angle) * rc * lorentz_time(x, c)[..., None] * xh + torch.sin(angle) * perp
+    )  # space part of the tangent
     return torch.cosh(s) * x + torch.sinh(s) / rc * u
 
 # %% ../../nbs/04_core.lorentz.ipynb #ab4d2ae2
@@ -214,20 +227,35 @@ def from_poincare(p: Tensor, c) -> Tensor:
 @register_geometry
 class LorentzGeometry(Geometry):
     "The hyperboloid of curvature -c, points as space components [..., D]; MERU / HyCoCLIP / ARGENT."
+
     name = "lorentz"
 
     # the curvature -c and the cone constants
-    def __init__(self, c: float | Tensor | Callable[[], Tensor] = 1.0, K: float = 0.1, aperture_eps: float = 1e-6,
-                 angle_eps: float = 1e-6, max_sinh_input: float = MAX_SINH_INPUT):
-        if not K > 0: raise ValueError(f"K must be > 0, got {K}")
-        if not (0 < aperture_eps < 1 and angle_eps > 0): raise ValueError("aperture_eps must be in (0, 1), angle_eps > 0")
-        self.K, self.aperture_eps, self.angle_eps, self.max_sinh_input = float(K), aperture_eps, angle_eps, max_sinh_input
+    def __init__(
+        self,
+        c: float | Tensor | Callable[[], Tensor] = 1.0,
+        K: float = 0.1,
+        aperture_eps: float = 1e-6,
+        angle_eps: float = 1e-6,
+        max_sinh_input: float = MAX_SINH_INPUT,
+    ):
+        if not K > 0:
+            raise ValueError(f"K must be > 0, got {K}")
+        if not (0 < aperture_eps < 1 and angle_eps > 0):
+            raise ValueError("aperture_eps must be in (0, 1), angle_eps > 0")
+        self.K, self.aperture_eps, self.angle_eps, self.max_sinh_input = (
+            float(K),
+            aperture_eps,
+            angle_eps,
+            max_sinh_input,
+        )
         self.set_curvature(c)
 
     def set_curvature(self, c: float | Tensor | Callable[[], Tensor]) -> LorentzGeometry:
         "Use curvature -c from now on: a number > 0, a scalar tensor (graph kept) or a callable returning one."
         if isinstance(c, Tensor):
-            if c.numel() != 1: raise ValueError(f"curvature must be a scalar, got shape {tuple(c.shape)}")
+            if c.numel() != 1:
+                raise ValueError(f"curvature must be a scalar, got shape {tuple(c.shape)}")
         elif not callable(c):
             if not (isinstance(c, (int, float)) and math.isfinite(c) and c > 0):
                 raise ValueError(f"curvature c must be a finite number > 0 (the space has curvature -c), got {c!r}")
@@ -247,7 +275,9 @@ class LorentzGeometry(Geometry):
     def __repr__(self):
         c = self.curvature
         cs = f"{c.item():.4g}" if isinstance(c, Tensor) else f"{c:.4g}"
-        return f"LorentzGeometry(c={cs}{', learnable' if isinstance(c, Tensor) and c.requires_grad else ''}, K={self.K})"
+        return (
+            f"LorentzGeometry(c={cs}{', learnable' if isinstance(c, Tensor) and c.requires_grad else ''}, K={self.K})"
+        )
 
     # coordinates and charts at the current curvature (every map in full precision)
     @fp32_geometry
@@ -340,7 +370,8 @@ class LorentzGeometry(Geometry):
         return pairwise_exterior_angle(x, y, self.curvature, self.angle_eps)
 
     def aperture(self, x: Tensor, eps: float | None = None) -> Tensor:
-        "Half-aperture arcsin(min(2K/(sqrt(c)||x~||), 1 - eps)) of the cone at each point -> [...]; eps: `aperture_eps` unless given."
+        """Half-aperture arcsin(min(2K/(sqrt(c)||x~||), 1 - eps)) of the cone at each point -> [...]; eps:
+        `aperture_eps` unless given."""
         return half_aperture(_check(x, "x"), self.curvature, self.K, self.aperture_eps if eps is None else eps)
 
     def geodesic(self, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
@@ -352,4 +383,3 @@ class LorentzGeometry(Geometry):
     def point_at(self, x: Tensor, angle, dist, perp: Tensor | None = None) -> Tensor:
         "The point at distance `dist` from `x` with exterior angle ext(x, .) = `angle` (see `point_at`)."
         return point_at(_check(x, "x"), angle, dist, self.curvature, perp)
-

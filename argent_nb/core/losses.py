@@ -18,15 +18,20 @@ __all__ = ['dist_info', 'GatherWithGrad', 'gather_with_grad', 'masked_mean', 'co
 def dist_info() -> tuple[int, int]:
     "(rank, world size) of torch.distributed, (0, 1) when it is not initialised."
     import torch.distributed as dist
-    if dist.is_available() and dist.is_initialized(): return dist.get_rank(), dist.get_world_size()
+
+    if dist.is_available() and dist.is_initialized():
+        return dist.get_rank(), dist.get_world_size()
     return 0, 1
 
 # %% ../../nbs/08_core.losses.ipynb #a906b954
 class GatherWithGrad(torch.autograd.Function):
-    "All processes' `x` concatenated along dim 0; backward: the gathered gradient summed over processes, this process's rows."
+    """All processes' `x` concatenated along dim 0; backward: the gathered gradient summed over processes, this
+    process's rows."""
+
     @staticmethod
     def forward(ctx, x: Tensor) -> Tensor:
         import torch.distributed as dist
+
         parts = [torch.empty_like(x) for _ in range(dist.get_world_size())]
         dist.all_gather(parts, x)
         ctx.rows = (dist.get_rank() * x.shape[0], (dist.get_rank() + 1) * x.shape[0])
@@ -35,39 +40,56 @@ class GatherWithGrad(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad: Tensor) -> Tensor:
         import torch.distributed as dist
-        grad = grad.contiguous().clone()                   # all_reduce writes in place
+
+        grad = grad.contiguous().clone()  # all_reduce writes in place
         dist.all_reduce(grad)
-        return grad[ctx.rows[0]:ctx.rows[1]]
+        return grad[ctx.rows[0] : ctx.rows[1]]
 
 # %% ../../nbs/08_core.losses.ipynb #88fd9cf7
 def gather_with_grad(x: Tensor) -> Tensor:
     "Concatenate `x` from every process along dim 0, keeping the autograd graph (identity in one process)."
     rank, world = dist_info()
-    if world == 1: return x
+    if world == 1:
+        return x
     return GatherWithGrad.apply(x.contiguous())
 
 # %% ../../nbs/08_core.losses.ipynb #574f1fd1
 def masked_mean(v: Tensor, valid: Tensor | None = None) -> Tensor:
     "Mean of `v` over the entries where `valid` (broadcast; all if None); a graph-connected 0 when none is valid."
-    if valid is None: return v.mean() if v.numel() else v.sum() * 0
+    if valid is None:
+        return v.mean() if v.numel() else v.sum() * 0
     valid = torch.broadcast_to(valid.to(device=v.device, dtype=torch.bool), v.shape)
     return torch.where(valid, v, torch.zeros_like(v)).sum() / valid.sum().clamp_min(1)
 
 # %% ../../nbs/08_core.losses.ipynb #ceefba22
-def contrastive_loss(a: Tensor, b: Tensor, geometry, scale: Tensor | float, *, symmetric: bool = True,
-                     valid: Tensor | None = None, negatives: Tensor | None = None, all_a: Tensor | None = None,
-                     all_b: Tensor | None = None, all_negatives: Tensor | None = None, offset: int | None = None) -> Tensor:
+def contrastive_loss(
+    a: Tensor,
+    b: Tensor,
+    geometry,
+    scale: Tensor | float,
+    *,
+    symmetric: bool = True,
+    valid: Tensor | None = None,
+    negatives: Tensor | None = None,
+    all_a: Tensor | None = None,
+    all_b: Tensor | None = None,
+    all_negatives: Tensor | None = None,
+    offset: int | None = None,
+) -> Tensor:
     """InfoNCE of each row a[i] [B, D] against every column of `b` gathered (with gradient) from all processes, whose
     column `offset + i` (default rank * B) is its positive, plus `negatives` [M, D] as extra columns; the mean over
     the `valid` rows [B]; with `symmetric`, averaged with the b -> a direction (no extra negatives there)."""
-    if a.ndim != 2 or b.shape != a.shape: raise ValueError(f"a, b: expected two [B, D] tensors of one shape, got {tuple(a.shape)}, {tuple(b.shape)}")
-    if offset is None: offset = dist_info()[0] * a.shape[0]
+    if a.ndim != 2 or b.shape != a.shape:
+        raise ValueError(f"a, b: expected two [B, D] tensors of one shape, got {tuple(a.shape)}, {tuple(b.shape)}")
+    if offset is None:
+        offset = dist_info()[0] * a.shape[0]
     cols = gather_with_grad(b) if all_b is None else all_b
     if negatives is not None or all_negatives is not None:
         cols = torch.cat([cols, gather_with_grad(negatives) if all_negatives is None else all_negatives])
     target = torch.arange(a.shape[0], device=a.device) + offset
     loss = masked_mean(F.cross_entropy(geometry.logits(a, cols, scale), target, reduction="none"), valid)
-    if not symmetric: return loss
+    if not symmetric:
+        return loss
     rows = gather_with_grad(a) if all_a is None else all_a
     back = masked_mean(F.cross_entropy(geometry.logits(b, rows, scale), target, reduction="none"), valid)
     return (loss + back) / 2
@@ -76,8 +98,10 @@ def contrastive_loss(a: Tensor, b: Tensor, geometry, scale: Tensor | float, *, s
 @register_method
 class CLIP(Method):
     "CLIP's symmetric contrastive objective on (image, caption) pairs; trains every parameter."
+
     name = "clip"
     needs = frozenset({"images", "captions"})
+
     @dataclass
     class Params:
         contrastive_weight: float = doc(1.0, "weight of the contrastive loss")
@@ -86,4 +110,8 @@ class CLIP(Method):
         out = model(images=batch.images, texts=batch.captions)
         geometry = getattr(model, "module", model).geometry
         c = contrastive_loss(out["image"], out["text"], geometry, out["logit_scale"])
-        return {"loss": self.params.contrastive_weight * c, "contrastive": c.detach(), "logit_scale": out["logit_scale"].detach()}
+        return {
+            "loss": self.params.contrastive_weight * c,
+            "contrastive": c.detach(),
+            "logit_scale": out["logit_scale"].detach(),
+        }

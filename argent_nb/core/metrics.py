@@ -21,9 +21,11 @@ def _to_numpy(x, name: str, ndim: int | tuple[int, ...] | None = None) -> np.nda
     "`x` (torch tensor, numpy array or nested sequence) as a numpy array, checking its number of dimensions."
     if isinstance(x, torch.Tensor):
         x = x.detach().cpu()
-        if x.dtype in (torch.float16, torch.bfloat16): x = x.float()
+        if x.dtype in (torch.float16, torch.bfloat16):
+            x = x.float()
         x = x.numpy()
-    else: x = np.asarray(x)
+    else:
+        x = np.asarray(x)
     if ndim is not None:
         allowed = (ndim,) if isinstance(ndim, int) else ndim
         if x.ndim not in allowed:
@@ -37,7 +39,8 @@ def _check_scores(scores, name: str = "scores") -> np.ndarray:
     s = _to_numpy(scores, name, 2)
     if s.dtype == bool or not np.issubdtype(s.dtype, np.number) or np.issubdtype(s.dtype, np.complexfloating):
         raise ValueError(f"{name} must be a real-valued matrix, got dtype {s.dtype}")
-    if s.size == 0: raise ValueError(f"{name} is empty, got shape {tuple(s.shape)}")
+    if s.size == 0:
+        raise ValueError(f"{name} is empty, got shape {tuple(s.shape)}")
     if np.isnan(s).any():
         r, c = np.argwhere(np.isnan(s))[0]
         raise ValueError(f"{name} contains NaN (first at row {r}, column {c})")
@@ -53,12 +56,15 @@ def _check_ks(ks) -> tuple[int, ...]:
 
 # %% ../../nbs/09_core.metrics.ipynb #036dc179
 def _positives_matrix(positives, n_queries: int, n_candidates: int, name: str = "positives") -> np.ndarray:
-    "`positives` as a bool matrix [n_queries, n_candidates]: from a bool matrix, or from one iterable of indices per query."
+    """`positives` as a bool matrix [n_queries, n_candidates]: from a bool matrix, or from one iterable of indices per
+    query."""
     if isinstance(positives, (torch.Tensor, np.ndarray)):
         pos = _to_numpy(positives, name, 2)
         if pos.dtype != bool:
-            raise ValueError(f"{name} given as a matrix must be bool [Nq, Nc], got dtype {pos.dtype}; "
-                             "pass a list of index iterables for index form")
+            raise ValueError(
+                f"{name} given as a matrix must be bool [Nq, Nc], got dtype {pos.dtype}; "
+                "pass a list of index iterables for index form"
+            )
         if pos.shape != (n_queries, n_candidates):
             raise ValueError(f"scores has shape {(n_queries, n_candidates)} but {name} has shape {tuple(pos.shape)}")
         return pos
@@ -68,7 +74,8 @@ def _positives_matrix(positives, n_queries: int, n_candidates: int, name: str = 
     pos = np.zeros((n_queries, n_candidates), dtype=bool)
     for q, idx in enumerate(rows):
         idx = np.asarray(list(idx) if not isinstance(idx, (int, np.integer)) else [idx])
-        if idx.size == 0: continue  # reported as "no positive" by the caller
+        if idx.size == 0:
+            continue  # reported as "no positive" by the caller
         if not np.issubdtype(idx.dtype, np.integer):
             raise ValueError(f"{name}[{q}] must hold integer candidate indices, got {idx.tolist()}")
         if idx.min() < 0 or idx.max() >= n_candidates:
@@ -84,7 +91,7 @@ def _hits(s: np.ndarray, pos: np.ndarray, ks: tuple[int, ...], query: str = "que
         q = int(np.flatnonzero(empty)[0])
         raise ValueError(f"{query} {q} has no positive ({int(empty.sum())} such rows in all)")
     best = np.where(pos, s, -np.inf).max(1, keepdims=True)  # s*_q, best-scored positive
-    n_higher = ((s >= best) & ~pos).sum(1)                   # negatives at or above it (ties count against)
+    n_higher = ((s >= best) & ~pos).sum(1)  # negatives at or above it (ties count against)
     return n_higher[:, None] < np.asarray(ks)[None, :]
 
 # %% ../../nbs/09_core.metrics.ipynb #d0bffcdc
@@ -120,17 +127,21 @@ def retrieval_metrics(sim_img_txt, txt_to_img, ks: Sequence[int] = (1, 5, 10)) -
         raise ValueError(f"txt_to_img values must lie in [0, {n_img}), got range [{t2i.min()}, {t2i.max()}]")
     pos = t2i[None, :] == np.arange(n_img)[:, None]  # [N_img, N_txt]
     i2t_hits, t2i_hits = _hits(s, pos, ks, "image"), _hits(s.T, pos.T, ks, "text")
-    return {**{f"i2t_R@{k}": float(h) for k, h in zip(ks, i2t_hits.mean(0))},
-            **{f"t2i_R@{k}": float(h) for k, h in zip(ks, t2i_hits.mean(0))}}
+    return {
+        **{f"i2t_R@{k}": float(h) for k, h in zip(ks, i2t_hits.mean(0))},
+        **{f"t2i_R@{k}": float(h) for k, h in zip(ks, t2i_hits.mean(0))},
+    }
 
 # %% ../../nbs/09_core.metrics.ipynb #33983aea
 def clip_ensemble(t: torch.Tensor) -> torch.Tensor:
-    "CLIP's prompt ensemble: unit-normalise each template embedding, average over templates, unit-normalise. [C, P, D] -> [C, D]."
+    """CLIP's prompt ensemble: unit-normalise each template embedding, average over templates, unit-normalise. [C, P, D]
+    -> [C, D]."""
     return F.normalize(F.normalize(t, dim=-1).mean(1), dim=-1)
 
 # %% ../../nbs/09_core.metrics.ipynb #30923bea
-def class_embeddings(text_emb, n_templates: int | None = None,
-                     reduce: Callable[[torch.Tensor], torch.Tensor] = clip_ensemble) -> torch.Tensor:
+def class_embeddings(
+    text_emb, n_templates: int | None = None, reduce: Callable[[torch.Tensor], torch.Tensor] = clip_ensemble
+) -> torch.Tensor:
     """One classifier vector per class from prompt-template text embeddings, as a tensor [C, D'].
 
     `text_emb` is [C*P, D] ordered class-major (class 0's P templates, then class 1's, ...) with `n_templates=P`,
@@ -138,18 +149,22 @@ def class_embeddings(text_emb, n_templates: int | None = None,
     is `clip_ensemble`; hyperbolic models pass e.g. `lambda t: exp_map0(alpha * t.mean(1))`."""
     t = text_emb if isinstance(text_emb, torch.Tensor) else torch.as_tensor(_to_numpy(text_emb, "text_emb"))
     if t.ndim == 2:
-        if n_templates is None: raise ValueError("text_emb is 2-D [C*P, D]: pass n_templates=P")
+        if n_templates is None:
+            raise ValueError("text_emb is 2-D [C*P, D]: pass n_templates=P")
         if n_templates < 1 or t.shape[0] % n_templates:
             raise ValueError(f"text_emb has {t.shape[0]} rows, not a multiple of n_templates={n_templates}")
         t = t.reshape(t.shape[0] // n_templates, n_templates, t.shape[1])
     elif t.ndim == 3:
         if n_templates is not None and t.shape[1] != n_templates:
             raise ValueError(f"text_emb has shape {tuple(t.shape)} but n_templates={n_templates}")
-    else: raise ValueError(f"text_emb must be [C*P, D] or [C, P, D], got shape {tuple(t.shape)}")
+    else:
+        raise ValueError(f"text_emb must be [C*P, D] or [C, P, D], got shape {tuple(t.shape)}")
     w = reduce(t)
     if not isinstance(w, torch.Tensor) or w.ndim != 2 or w.shape[0] != t.shape[0]:
-        raise ValueError(f"reduce must map [C, P, D] = {tuple(t.shape)} to [C, D'], got "
-                         f"{tuple(w.shape) if isinstance(w, torch.Tensor) else type(w).__name__}")
+        raise ValueError(
+            f"reduce must map [C, P, D] = {tuple(t.shape)} to [C, D'], got "
+            f"{tuple(w.shape) if isinstance(w, torch.Tensor) else type(w).__name__}"
+        )
     return w
 
 # %% ../../nbs/09_core.metrics.ipynb #097bc286
@@ -165,16 +180,20 @@ def zero_shot_accuracy(scores, labels, ks: Sequence[int] = (1,)) -> dict[str, fl
     if lab.ndim == 1:
         if not np.issubdtype(lab.dtype, np.integer):
             raise ValueError(f"labels given as a vector must be int class indices, got dtype {lab.dtype}")
-        if len(lab) != n: raise ValueError(f"scores has shape {(n, c)} but labels has shape {tuple(lab.shape)}")
+        if len(lab) != n:
+            raise ValueError(f"scores has shape {(n, c)} but labels has shape {tuple(lab.shape)}")
         if n and (lab.min() < 0 or lab.max() >= c):
-            raise ValueError(f"labels must lie in [0, {c}) (scores has {c} classes), got range [{lab.min()}, {lab.max()}]")
-        pos = np.zeros((n, c), dtype=bool); pos[np.arange(n), lab] = True
+            raise ValueError(
+                f"labels must lie in [0, {c}) (scores has {c} classes), got range [{lab.min()}, {lab.max()}]"
+            )
+        pos = np.zeros((n, c), dtype=bool)
+        pos[np.arange(n), lab] = True
     else:
         if lab.dtype != bool:
             raise ValueError(f"labels given as a matrix must be bool [N, C], got dtype {lab.dtype}")
         pos = _positives_matrix(lab, n, c, "labels")
-    hits = _hits(s, pos, ks, "image").astype(float)           # [N, K]
-    counts = pos.sum(0)                                         # images per class
+    hits = _hits(s, pos, ks, "image").astype(float)  # [N, K]
+    counts = pos.sum(0)  # images per class
     present = counts > 0
     per_class = (pos.T[present].astype(float) @ hits) / counts[present, None]  # [C_present, K]
     out = {}
@@ -189,13 +208,17 @@ def _paired(x, y, nan_policy: str) -> tuple[np.ndarray, np.ndarray] | None:
     if nan_policy not in ("propagate", "omit", "raise"):
         raise ValueError(f"nan_policy must be 'propagate', 'omit' or 'raise', got {nan_policy!r}")
     x, y = _to_numpy(x, "x", 1).astype(float), _to_numpy(y, "y", 1).astype(float)
-    if x.shape != y.shape: raise ValueError(f"x has shape {x.shape} but y has shape {y.shape}")
+    if x.shape != y.shape:
+        raise ValueError(f"x has shape {x.shape} but y has shape {y.shape}")
     bad = np.isnan(x) | np.isnan(y)
     if bad.any():
-        if nan_policy == "raise": raise ValueError(f"x or y contains NaN (first at position {int(np.flatnonzero(bad)[0])})")
-        if nan_policy == "propagate": return None
+        if nan_policy == "raise":
+            raise ValueError(f"x or y contains NaN (first at position {int(np.flatnonzero(bad)[0])})")
+        if nan_policy == "propagate":
+            return None
         x, y = x[~bad], y[~bad]
-    if len(x) < 2 or np.all(x == x[0]) or np.all(y == y[0]): return None  # undefined: constant or too short
+    if len(x) < 2 or np.all(x == x[0]) or np.all(y == y[0]):
+        return None  # undefined: constant or too short
     return x, y
 
 # %% ../../nbs/09_core.metrics.ipynb #99b5ee4f
@@ -203,6 +226,7 @@ def kendall_tau(x, y, nan_policy: str = "propagate") -> float:
     "Kendall's tau-b between 1-D `x` and `y` (scipy); nan when undefined (constant input, < 2 pairs), see `nan_policy`."
     xy = _paired(x, y, nan_policy)
     from scipy import stats
+
     return math.nan if xy is None else float(stats.kendalltau(*xy, variant="b").statistic)
 
 # %% ../../nbs/09_core.metrics.ipynb #364fe7a6
@@ -210,6 +234,7 @@ def spearman_rho(x, y, nan_policy: str = "propagate") -> float:
     "Spearman's rho between 1-D `x` and `y` (scipy, average ranks for ties); nan when undefined, see `nan_policy`."
     xy = _paired(x, y, nan_policy)
     from scipy import stats
+
     return math.nan if xy is None else float(stats.spearmanr(*xy).statistic)
 
 # %% ../../nbs/09_core.metrics.ipynb #405c7e71
@@ -220,8 +245,10 @@ def rowwise_kendall(x, y) -> np.ndarray:
     constant in x or y, or contains NaN, gives nan."""
     x = _to_numpy(x, "x", 2).astype(np.float64)
     y = _to_numpy(y, "y", (1, 2)).astype(np.float64)
-    if y.ndim == 1: y = np.broadcast_to(y, x.shape)
-    if y.shape != x.shape: raise ValueError(f"x has shape {x.shape} but y has shape {y.shape} (or pass y as [T])")
+    if y.ndim == 1:
+        y = np.broadcast_to(y, x.shape)
+    if y.shape != x.shape:
+        raise ValueError(f"x has shape {x.shape} but y has shape {y.shape} (or pass y as [T])")
     i, j = np.triu_indices(x.shape[1], k=1)
     a, b = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])  # [N, T(T-1)/2], NaN propagates
     den = np.sqrt((a * a).sum(1) * (b * b).sum(1))
@@ -234,7 +261,8 @@ def _as_node(n, name: str) -> tuple:
     if isinstance(n, (str, bytes)) or not isinstance(n, Iterable):
         raise ValueError(f"{name} must be a tuple of names from the top rank down, got {n!r}")
     n = tuple(n)
-    if not n: raise ValueError(f"{name} is the root (); tree metrics need non-root nodes")
+    if not n:
+        raise ValueError(f"{name} is the root (); tree metrics need non-root nodes")
     return n
 
 # %% ../../nbs/09_core.metrics.ipynb #f1a023a8
@@ -242,34 +270,41 @@ def _common_prefix_len(a: tuple, b: tuple) -> int:
     "Length of the longest common prefix of two tuples (the depth of their lowest common ancestor)."
     l = 0
     for u, v in zip(a, b):
-        if u != v: break
+        if u != v:
+            break
         l += 1
     return l
 
 # %% ../../nbs/09_core.metrics.ipynb #a9535dea
 TREE_CONVENTIONS = ("textbook", "hycoclip")
 
-def pair_tree_metrics(preds: Sequence[tuple], trues: Sequence[tuple], convention: str = "textbook") -> dict[str, np.ndarray]:
+
+def pair_tree_metrics(
+    preds: Sequence[tuple], trues: Sequence[tuple], convention: str = "textbook"
+) -> dict[str, np.ndarray]:
     """Per-pair tree metrics `{"TIE", "LCA", "J", "PH", "RH"}` (float64 arrays [N]) for taxonomy nodes given as tuples.
 
     TIE: edges on the path pred -> LCA -> true. `convention="textbook"` (default): ancestor sets hold the node and not
     the root, LCA = edges from pred up to the lowest common ancestor. `"hycoclip"`: HyCoCLIP's released evaluator,
     sets of proper ancestors with the root, LCA = |A(pred)| - |A(pred) & A(true)| + 1. J, PH, RH: Jaccard,
     hierarchical precision and recall of those sets."""
-    if convention not in TREE_CONVENTIONS: raise ValueError(f"convention must be one of {TREE_CONVENTIONS}, got {convention!r}")
+    if convention not in TREE_CONVENTIONS:
+        raise ValueError(f"convention must be one of {TREE_CONVENTIONS}, got {convention!r}")
     preds, trues = list(preds), list(trues)
-    if len(preds) != len(trues): raise ValueError(f"preds has {len(preds)} nodes but trues has {len(trues)}")
-    if not preds: raise ValueError("tree metrics need at least one (pred, true) pair")
+    if len(preds) != len(trues):
+        raise ValueError(f"preds has {len(preds)} nodes but trues has {len(trues)}")
+    if not preds:
+        raise ValueError("tree metrics need at least one (pred, true) pair")
     P = [_as_node(p, f"preds[{i}]") for i, p in enumerate(preds)]
     T = [_as_node(t, f"trues[{i}]") for i, t in enumerate(trues)]
     dp = np.fromiter(map(len, P), float, len(P))
     dt = np.fromiter(map(len, T), float, len(T))
     l = np.fromiter(map(_common_prefix_len, P, T), float, len(P))
-    k = l if convention == "textbook" else np.minimum(l, np.minimum(dp, dt) - 1) + 1    # |A(p) & A(t)|
+    k = l if convention == "textbook" else np.minimum(l, np.minimum(dp, dt) - 1) + 1  # |A(p) & A(t)|
     lca = dp - l if convention == "textbook" else dp - k + 1
     return {"TIE": dp + dt - 2 * l, "LCA": lca, "J": k / (dp + dt - k), "PH": k / dp, "RH": k / dt}
 
 # %% ../../nbs/09_core.metrics.ipynb #515894ce
 def tree_metrics(preds: Sequence[tuple], trues: Sequence[tuple], convention: str = "textbook") -> dict[str, float]:
-    "Means over (pred, true) pairs of `pair_tree_metrics`: `{\"TIE\", \"LCA\", \"J\", \"PH\", \"RH\"}`."
+    'Means over (pred, true) pairs of `pair_tree_metrics`: `{"TIE", "LCA", "J", "PH", "RH"}`.'
     return {k: float(v.mean()) for k, v in pair_tree_metrics(preds, trues, convention).items()}

@@ -15,8 +15,8 @@ from torch import Tensor, nn
 from .registry import HEADS
 from .data import get_tokenizer
 from .geometry import Geometry
-from .weights import (OPENAI_DATASET_MEAN, OPENAI_DATASET_STD, _check_arch, _check_hub_arch, _load_torchscript,
-                                    _quiet_random_init, oc, resolve_pretrained, weights_shapes)
+from .weights import OPENAI_DATASET_MEAN, OPENAI_DATASET_STD, _check_arch, _check_hub_arch
+from .weights import _load_torchscript, _quiet_random_init, oc, resolve_pretrained, weights_shapes
 from .heads import Head, get_head
 
 # %% auto #0
@@ -25,47 +25,64 @@ __all__ = ['LOGIT_SCALE_MAX', 'length_buckets', 'text_trim_exact', 'encode_text_
 
 # %% ../../nbs/07_core.models.ipynb #027c2de8
 def _check_images(images: Tensor, check_inputs: bool = True) -> None:
-    "Raise unless `images` is a float tensor [B, 3, H, W] whose values are in [0, 1] (the latter only if `check_inputs`)."
+    """Raise unless `images` is a float tensor [B, 3, H, W] whose values are in [0, 1] (the latter only if
+    `check_inputs`)."""
     if not isinstance(images, Tensor) or not images.is_floating_point() or images.ndim != 4 or images.shape[1] != 3:
         got = tuple(images.shape) if isinstance(images, Tensor) else type(images).__name__
-        raise ValueError(f"images: expected a float tensor [B, 3, H, W] with values in [0, 1], got {got}"
-                         f"{'' if not isinstance(images, Tensor) else ' ' + str(images.dtype)}")
+        raise ValueError(
+            f"images: expected a float tensor [B, 3, H, W] with values in [0, 1], got {got}"
+            f"{'' if not isinstance(images, Tensor) else ' ' + str(images.dtype)}"
+        )
     if check_inputs and images.numel():
         lo, hi = torch.aminmax(images.detach())
         if lo < -1e-3 or hi > 1 + 1e-3:
-            raise ValueError(f"images must be in [0, 1] (the model normalises them itself); got values in "
-                             f"[{lo.item():.3g}, {hi.item():.3g}]. Already normalised? Set model.check_inputs=False to skip.")
+            raise ValueError(
+                f"images must be in [0, 1] (the model normalises them itself); got values in "
+                f"[{lo.item():.3g}, {hi.item():.3g}]. Already normalised? Set model.check_inputs=False to skip."
+            )
 
 # %% ../../nbs/07_core.models.ipynb #e10a2d23
 def length_buckets(lengths: Sequence[int], max_buckets: int = 4, overhead: int = 256) -> list[list[int]]:
     """Row indices grouped into at most `max_buckets` buckets of similar length, shortest first: the grouping that
     minimises the tokens a text tower runs, each bucket at its longest row's length, plus `overhead` tokens per bucket
     (a call's fixed cost). Exact dynamic programme over the distinct lengths (at most the context length)."""
-    if not len(lengths): return []
-    count = collections.Counter(lengths); L = sorted(count)
+    if not len(lengths):
+        return []
+    count = collections.Counter(lengths)
+    L = sorted(count)
     cum = [0]
-    for l in L: cum.append(cum[-1] + count[l])                                     # rows with length <= L[j - 1]
+    for l in L:
+        cum.append(cum[-1] + count[l])  # rows with length <= L[j - 1]
     m, INF = len(L), float("inf")
-    cost = lambda i, j: (cum[j] - cum[i]) * L[j - 1] + overhead                      # bucket of lengths L[i:j]
+    cost = lambda i, j: (cum[j] - cum[i]) * L[j - 1] + overhead  # bucket of lengths L[i:j]
     f = [[0.0] + [INF] * m] + [[INF] * (m + 1) for _ in range(max_buckets)]
     arg = [[0] * (m + 1) for _ in range(max_buckets + 1)]
     for k in range(1, max_buckets + 1):
         for j in range(1, m + 1):
             f[k][j], arg[k][j] = min((f[k - 1][i] + cost(i, j), i) for i in range(j))
-    k = min(range(1, max_buckets + 1), key=lambda k: (f[k][m], k))                 # the fewest buckets among the cheapest
-    j, tops = m, []                                                                # each bucket's longest length, walking back
-    while j > 0: tops.append(L[j - 1]); j = arg[k][j]; k -= 1
+    k = min(range(1, max_buckets + 1), key=lambda k: (f[k][m], k))  # the fewest buckets among the cheapest
+    j, tops = m, []  # each bucket's longest length, walking back
+    while j > 0:
+        tops.append(L[j - 1])
+        j = arg[k][j]
+        k -= 1
     tops = tops[::-1]
     return [g for g in ([i for i, x in enumerate(lengths) if lo < x <= hi] for lo, hi in zip([-INF, *tops], tops)) if g]
 
-
 # %% ../../nbs/07_core.models.ipynb #0482f10b
 def text_trim_exact(clip: nn.Module) -> bool:
-    "Whether `encode_text_trimmed` gives `clip.encode_text`'s features: a causal CLIP text tower pooled at EOT or the first token."
-    return (all(hasattr(clip, a) for a in ("token_embedding", "positional_embedding", "transformer", "ln_final"))
-            and getattr(clip, "attn_mask", None) is not None and getattr(clip, "text_pool_type", None) in ("argmax", "eos", "first"))
+    """Whether `encode_text_trimmed` gives `clip.encode_text`'s features: a causal CLIP text tower pooled at EOT or the
+    first token."""
+    return (
+        all(hasattr(clip, a) for a in ("token_embedding", "positional_embedding", "transformer", "ln_final"))
+        and getattr(clip, "attn_mask", None) is not None
+        and getattr(clip, "text_pool_type", None) in ("argmax", "eos", "first")
+    )
 
-def encode_text_trimmed(clip: nn.Module, tokens: Tensor, pad_id: int = 0, buckets: int = 1, overhead: int = 256) -> Tensor:
+
+def encode_text_trimmed(
+    clip: nn.Module, tokens: Tensor, pad_id: int = 0, buckets: int = 1, overhead: int = 256
+) -> Tensor:
     """open_clip `CLIP.encode_text` (unnormalised) on `tokens` [B, L] cut after the last position where any row has a
     non-pad token; with `buckets` > 1 the rows are grouped by length (`length_buckets`, with `overhead`) and each group
     is cut after its own longest row. Exact, up to float rounding, when `text_trim_exact(clip)` (see above)."""
@@ -74,7 +91,9 @@ def encode_text_trimmed(clip: nn.Module, tokens: Tensor, pad_id: int = 0, bucket
         groups = length_buckets(((tokens != pad_id) * pos).amax(1).clamp(min=1).tolist(), buckets, overhead)
         if len(groups) > 1:
             idx = torch.tensor([i for g in groups for i in g], device=tokens.device)
-            x = torch.cat([encode_text_trimmed(clip, tokens[torch.tensor(g, device=tokens.device)], pad_id) for g in groups])
+            x = torch.cat(
+                [encode_text_trimmed(clip, tokens[torch.tensor(g, device=tokens.device)], pad_id) for g in groups]
+            )
             return x[torch.argsort(idx)]
     used = (tokens != pad_id).any(0).nonzero()
     L = int(used.max()) + 1 if len(used) else 1
@@ -82,9 +101,9 @@ def encode_text_trimmed(clip: nn.Module, tokens: Tensor, pad_id: int = 0, bucket
     x = clip.token_embedding(t).to(cast) + clip.positional_embedding[:L].to(cast)
     x = clip.ln_final(clip.transformer(x, attn_mask=clip.attn_mask[:L, :L]))
     x = oc().transformer.text_global_pool(x, t, clip.text_pool_type, eos_token_id=getattr(clip, "text_eos_id", None))
-    if clip.text_projection is None: return x
+    if clip.text_projection is None:
+        return x
     return clip.text_projection(x) if isinstance(clip.text_projection, nn.Linear) else x @ clip.text_projection
-
 
 # %% ../../nbs/07_core.models.ipynb #6c024cd1
 LOGIT_SCALE_MAX = 100.0
@@ -94,8 +113,16 @@ LOGIT_SCALE_MAX = 100.0
 class HierModel(nn.Module):
     "open_clip towers + a geometry head, with an input adapter for [0, 1] images of any size and tokens of any length."
 
-    def __init__(self, clip: nn.Module, head: Head, tokenizer: Callable | None = None, arch: str | None = None,
-                 embed_dim: int | None = None, check_inputs: bool = True, text_buckets: int = 1):
+    def __init__(
+        self,
+        clip: nn.Module,
+        head: Head,
+        tokenizer: Callable | None = None,
+        arch: str | None = None,
+        embed_dim: int | None = None,
+        check_inputs: bool = True,
+        text_buckets: int = 1,
+    ):
         super().__init__()
         self.clip, self.head, self.tokenizer, self.arch, self.check_inputs = clip, head, tokenizer, arch, check_inputs
         pp = oc().get_model_preprocess_cfg(clip)
@@ -105,8 +132,8 @@ class HierModel(nn.Module):
         self.embed_dim = int(embed_dim or clip.visual.output_dim)
         text = getattr(clip, "text", None)  # CustomTextCLIP keeps its text tower here
         self.pad_id = int(getattr(text, "pad_id", 0) or 0)
-        self.trim_text = text_trim_exact(clip)     # texts run only as long as the batch's longest (see above)
-        self.text_buckets = int(text_buckets)     # > 1: and grouped by length, each group as long as its longest
+        self.trim_text = text_trim_exact(clip)  # texts run only as long as the batch's longest (see above)
+        self.text_buckets = int(text_buckets)  # > 1: and grouped by length, each group as long as its longest
         mean, std = pp.get("mean") or OPENAI_DATASET_MEAN, pp.get("std") or OPENAI_DATASET_STD
         self.register_buffer("image_mean", torch.tensor(mean, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
         self.register_buffer("image_std", torch.tensor(std, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
@@ -120,20 +147,29 @@ class HierModel(nn.Module):
 
     def tokenize(self, texts: str | Sequence[str]) -> Tensor:
         "Token ids [B, context_length] of `texts` with `self.tokenizer`, on the model's device."
-        if self.tokenizer is None: raise ValueError("this model has no tokenizer; pass token ids, or build it with build_model")
+        if self.tokenizer is None:
+            raise ValueError("this model has no tokenizer; pass token ids, or build it with build_model")
         return self.adapt_tokens(self.tokenizer([texts] if isinstance(texts, str) else list(texts)))
 
     def adapt_tokens(self, tokens: Tensor) -> Tensor:
         "Token ids [B, L] -> [B, context_length]: right-padded with the pad id, or trimmed where only padding is cut."
-        if not isinstance(tokens, Tensor) or tokens.ndim != 2 or tokens.is_floating_point() or tokens.dtype == torch.bool:
+        if (
+            not isinstance(tokens, Tensor)
+            or tokens.ndim != 2
+            or tokens.is_floating_point()
+            or tokens.dtype == torch.bool
+        ):
             got = tuple(tokens.shape) if isinstance(tokens, Tensor) else type(tokens).__name__
             raise ValueError(f"tokens: expected integer token ids [B, L] (see model.tokenize), got {got}")
         L, C = tokens.shape[1], self.context_length
-        if L < C: tokens = F.pad(tokens, (0, C - L), value=self.pad_id)
+        if L < C:
+            tokens = F.pad(tokens, (0, C - L), value=self.pad_id)
         elif L > C:
             if (tokens[:, C:] != self.pad_id).any():
-                raise ValueError(f"tokens of length {L} carry text beyond the model's context_length {C}; "
-                                 f"tokenize with model.tokenize (context {C})")
+                raise ValueError(
+                    f"tokens of length {L} carry text beyond the model's context_length {C}; "
+                    f"tokenize with model.tokenize (context {C})"
+                )
             tokens = tokens[:, :C]
         return tokens.to(device=self.image_mean.device, dtype=torch.long)
 
@@ -144,7 +180,10 @@ class HierModel(nn.Module):
     def encode_text(self, texts: Tensor | str | Sequence[str]) -> Tensor:
         "Points [B, ...] of `geometry` for token ids [B, L] (or strings, tokenised with `tokenizer`)."
         tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else self.adapt_tokens(texts)
-        if getattr(self, "trim_text", False): return self.head(encode_text_trimmed(self.clip, tokens, self.pad_id, getattr(self, "text_buckets", 1)), "text")
+        if getattr(self, "trim_text", False):
+            return self.head(
+                encode_text_trimmed(self.clip, tokens, self.pad_id, getattr(self, "text_buckets", 1)), "text"
+            )
         return self.head(self.clip.encode_text(tokens), "text")
 
     @property
@@ -157,15 +196,21 @@ class HierModel(nn.Module):
         "Contrastive scale `min(exp(clip.logit_scale), 100)` (open_clip's learnable log scale, CLIP init 1/0.07)."
         return self.clip.logit_scale.exp().clamp(max=LOGIT_SCALE_MAX)
 
-    def forward(self, images: Tensor | None = None, texts: Tensor | Sequence[str] | None = None) -> dict[str, Tensor | None]:
+    def forward(
+        self, images: Tensor | None = None, texts: Tensor | Sequence[str] | None = None
+    ) -> dict[str, Tensor | None]:
         "`{'image': points or None, 'text': points or None, 'logit_scale': s}`."
-        return {"image": None if images is None else self.encode_image(images),
-                "text": None if texts is None else self.encode_text(texts),
-                "logit_scale": self.logit_scale}
+        return {
+            "image": None if images is None else self.encode_image(images),
+            "text": None if texts is None else self.encode_text(texts),
+            "logit_scale": self.logit_scale,
+        }
 
     def extra_repr(self) -> str:
-        return (f"arch={self.arch!r}, image_size={self.image_size}, context_length={self.context_length}, "
-                f"embed_dim={self.embed_dim}")
+        return (
+            f"arch={self.arch!r}, image_size={self.image_size}, context_length={self.context_length}, "
+            f"embed_dim={self.embed_dim}"
+        )
 
 # %% ../../nbs/07_core.models.ipynb #57a4231e
 def unwrap_model(model: nn.Module) -> nn.Module:
@@ -176,36 +221,60 @@ def unwrap_model(model: nn.Module) -> nn.Module:
 def _create_towers(arch: str, kw: dict) -> nn.Module:
     """open_clip's `create_model(arch, **kw)`; a local weights file (`kw['pretrained']`) is first checked against the
     architecture by its tensors' shapes (`weights_shapes`, nothing allocated; the towers built on the meta device), so a
-    file of another architecture, a lying header or a positional embedding of any other size is one ValueError naming the
+    file of another architecture, a lying header or a positional embedding of any other size is one ValueError naming
+    the
     file and the first differing tensors, before open_clip would interpolate or allocate; its load errors too."""
     path = kw.get("pretrained")
     if path is not None and os.path.isfile(str(path)) and (shapes := weights_shapes(path)) is not None:
         with torch.device("meta"), _quiet_random_init():
-            want = {k: tuple(v.shape) for k, v in oc().create_model(arch, **{**kw, "pretrained": None}, device="meta").state_dict().items()}
+            want = {
+                k: tuple(v.shape)
+                for k, v in oc().create_model(arch, **{**kw, "pretrained": None}, device="meta").state_dict().items()
+            }
         bad = [f"{k} {shapes[k]} (model {want[k]})" for k in shapes if k in want and shapes[k] != want[k]]
         if bad or not set(shapes) & set(want):
-            raise ValueError(f"pretrained={path} does not fit architecture {arch!r}: " + (f"{len(bad)} tensor(s) of other shapes, e.g. {', '.join(bad[:3])}"
-                             if bad else f"none of its {len(shapes)} tensor names is the model's (e.g. {sorted(shapes)[:3]})") + "; pass the weights of this architecture")
+            raise ValueError(
+                f"pretrained={path} does not fit architecture {arch!r}: "
+                + (
+                    f"{len(bad)} tensor(s) of other shapes, e.g. {', '.join(bad[:3])}"
+                    if bad
+                    else f"none of its {len(shapes)} tensor names is the model's (e.g. {sorted(shapes)[:3]})"
+                )
+                + "; pass the weights of this architecture"
+            )
     try:
-        with _quiet_random_init(): return oc().create_model(arch, **kw)
+        with _quiet_random_init():
+            return oc().create_model(arch, **kw)
     except (RuntimeError, ValueError, KeyError, OSError) as e:
-        if path is None: raise
-        raise ValueError(f"pretrained={path} cannot be loaded into {arch!r} ({type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]})") from None
+        if path is None:
+            raise
+        raise ValueError(
+            f"pretrained={path} cannot be loaded into {arch!r} ({type(e).__name__}: "
+            f"{(str(e).strip().splitlines() or [''])[0][:300]})"
+        ) from None
 
 # %% ../../nbs/07_core.models.ipynb #d406364c
-def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None = None, head: str = "euclidean",
-                cache_dir: str | os.PathLike | None = None, text_buckets: int = 1, allow_torchscript: bool = False,
-                **head_kwargs) -> HierModel:
+def build_model(
+    arch: str = "argent-tiny",
+    pretrained: str | os.PathLike | None = None,
+    head: str = "euclidean",
+    cache_dir: str | os.PathLike | None = None,
+    text_buckets: int = 1,
+    allow_torchscript: bool = False,
+    **head_kwargs,
+) -> HierModel:
     """A `HierModel`: open_clip towers `arch` with weights `pretrained` (an open_clip tag, a local weights file or
     folder, or None for random), the geometry head `head` (built with `head_kwargs`) and the tokenizer; `text_buckets`
     > 1 encodes texts grouped by length (`encode_text_trimmed`). A TorchScript archive as `pretrained` is loaded only
-    with `allow_torchscript=True` (loading one runs code stored in it; `core.weights.check_weights_file`). A run's model, started from a checkpoint of this
+    with `allow_torchscript=True` (loading one runs code stored in it; `core.weights.check_weights_file`). A run's
+    model, started from a checkpoint of this
     project, is `runs.build_run_model(init_from=..., ...)`."""
     _check_arch(arch)
-    HEADS[head]                                          # unknown head: fail before building anything
+    HEADS[head]  # unknown head: fail before building anything
     cache_dir = None if cache_dir is None else str(cache_dir)
     if arch.startswith("hf-hub:"):
-        if pretrained is not None: raise ValueError(f"{arch!r} brings its own weights; leave pretrained=None")
+        if pretrained is not None:
+            raise ValueError(f"{arch!r} brings its own weights; leave pretrained=None")
         _check_hub_arch(arch, cache_dir)
     if arch.startswith("local-dir:") and pretrained is not None:
         raise ValueError(f"{arch!r} brings its own weights; leave pretrained=None")
@@ -213,19 +282,26 @@ def build_model(arch: str = "argent-tiny", pretrained: str | os.PathLike | None 
     kw: dict[str, Any] = {"cache_dir": cache_dir}
     ts = weights is not None and weights.torchscript
     if weights is not None:
-        if weights.cfg.get("quick_gelu"): kw["force_quick_gelu"] = True
+        if weights.cfg.get("quick_gelu"):
+            kw["force_quick_gelu"] = True
         pp = {k: weights.cfg[k] for k in ("mean", "std", "interpolation", "resize_mode") if weights.cfg.get(k)}
-        if pp: kw["force_preprocess_cfg"] = pp
-        if not ts: kw["pretrained"] = weights.source
+        if pp:
+            kw["force_preprocess_cfg"] = pp
+        if not ts:
+            kw["pretrained"] = weights.source
     else:
         kw["pretrained_text"] = False  # random towers: no base weights for HF text towers either
     clip = _create_towers(arch, kw)
-    if ts: _load_torchscript(clip, weights.path, allow_torchscript=True)   # opted in above
+    if ts:
+        _load_torchscript(clip, weights.path, allow_torchscript=True)  # opted in above
     embed_dim = int(clip.visual.output_dim)
     hd = get_head(head, embed_dim, **head_kwargs)
     ctx = int(clip.context_length)
-    tok = (oc().get_tokenizer(arch, context_length=ctx, cache_dir=cache_dir) if ":" in arch
-           else get_tokenizer(arch.replace("/", "-"), context_length=ctx))
+    tok = (
+        oc().get_tokenizer(arch, context_length=ctx, cache_dir=cache_dir)
+        if ":" in arch
+        else get_tokenizer(arch.replace("/", "-"), context_length=ctx)
+    )
     return HierModel(clip, hd, tok, arch=arch, embed_dim=embed_dim, text_buckets=text_buckets)
 
 # %% ../../nbs/07_core.models.ipynb #929083da
@@ -237,5 +313,6 @@ def count_parameters(model: HierModel) -> dict[str, int]:
     out = {"image": 0, "text": 0, "head": 0, "scale": 0, "total": 0}
     for p in model.parameters():
         k = "image" if id(p) in img else "head" if id(p) in hd else "scale" if id(p) in scale else "text"
-        out[k] += p.numel(); out["total"] += p.numel()
+        out[k] += p.numel()
+        out["total"] += p.numel()
     return out

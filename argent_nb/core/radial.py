@@ -18,12 +18,14 @@ __all__ = ['GENERICNESS', 'safe_norm', 'vector_angle', 'RadialGeometry', 'radial
 
 # %% ../../nbs/03_core.radial.ipynb #92b3af47
 def safe_norm(x: Tensor, eps: float, dim: int = -1, keepdim: bool = False) -> Tensor:
-    "Smooth norm `sqrt(||x||^2 + eps^2)` along `dim`: value `eps` and gradient 0 at x = 0, gradient norm <= 1 everywhere."
+    """Smooth norm `sqrt(||x||^2 + eps^2)` along `dim`: value `eps` and gradient 0 at x = 0, gradient norm <= 1
+    everywhere."""
     return torch.sqrt((x * x).sum(dim, keepdim=keepdim) + eps * eps)
 
 
 def vector_angle(u: Tensor, v: Tensor, eps: float = 1e-6) -> Tensor:
-    "Angle in [0, pi] between `u` and `v` [..., D] (broadcast), by Kahan's atan2 form with `safe_norm`; pi/2 if either is ~0."
+    """Angle in [0, pi] between `u` and `v` [..., D] (broadcast), by Kahan's atan2 form with `safe_norm`; pi/2 if either
+    is ~0."""
     ub, vb = u / safe_norm(u, eps, keepdim=True), v / safe_norm(v, eps, keepdim=True)
     return 2 * torch.atan2(safe_norm(ub - vb, eps), safe_norm(ub + vb, eps))
 
@@ -43,38 +45,53 @@ GENERICNESS = ("distance", "cosine")
 @register_geometry
 class RadialGeometry(CosineGeometry):
     "RE's geometry (RE sec. 3-4): unit-sphere embeddings in R^D around a root point r (the model's embedding of '')."
+
     name = "radial"
     requires_root = True
 
-    def __init__(self, root: Tensor | None = None, eps_c: float = 0.05, genericness: str = "distance",
-                 eps: float = 1e-8, angle_eps: float = 1e-6):
+    def __init__(
+        self,
+        root: Tensor | None = None,
+        eps_c: float = 0.05,
+        genericness: str = "distance",
+        eps: float = 1e-8,
+        angle_eps: float = 1e-6,
+    ):
         if genericness not in GENERICNESS:
             raise ValueError(f"genericness must be one of {GENERICNESS}, got {genericness!r}")
-        if not eps_c > 0: raise ValueError(f"eps_c must be > 0, got {eps_c}")
-        if not angle_eps > 0: raise ValueError(f"angle_eps must be > 0, got {angle_eps}")
+        if not eps_c > 0:
+            raise ValueError(f"eps_c must be > 0, got {eps_c}")
+        if not angle_eps > 0:
+            raise ValueError(f"angle_eps must be > 0, got {angle_eps}")
         super().__init__(root=root, eps=eps)
         self.eps_c, self.genericness_kind, self.angle_eps = float(eps_c), genericness, float(angle_eps)
 
     def __repr__(self):
-        return (f"RadialGeometry(eps_c={self.eps_c}, genericness={self.genericness_kind!r}, "
-                f"root={'set' if self._root is not None else 'unset'})")
+        return (
+            f"RadialGeometry(eps_c={self.eps_c}, genericness={self.genericness_kind!r}, "
+            f"root={'set' if self._root is not None else 'unset'})"
+        )
 
     def root(self, like: Tensor) -> Tensor:
         "The root set by `set_root` (the model's embedding of '', with its graph), on the dtype/device of `like`."
         if self._root is None:
-            raise ValueError("RadialGeometry has no root: call `geometry.set_root(r)` with the model's embedding of '' "
-                             "(requires_root=True) before using genericness, exterior angles, apertures or paths")
+            raise ValueError(
+                "RadialGeometry has no root: call `geometry.set_root(r)` with the model's embedding of '' "
+                "(requires_root=True) before using genericness, exterior angles, apertures or paths"
+            )
         return self._root.to(dtype=like.dtype, device=like.device)
 
     def genericness(self, x: Tensor) -> Tensor:
         "d_r(x) = ||x - r|| (`genericness='distance'`, default) or 1 - cos(x, r) ('cosine'); shape [...]."
         x = _check(x, "x")
         r = self.root(x)
-        if self.genericness_kind == "cosine": return 1 - self.similarity(x, r)
+        if self.genericness_kind == "cosine":
+            return 1 - self.similarity(x, r)
         return torch.linalg.vector_norm(x - r, dim=-1)
 
     def exterior_angle(self, x: Tensor, y: Tensor) -> Tensor:
-        "Xi_r(x, y) in [0, pi]: angle between x - r and y - x (broadcast over leading dims); small = x is entailed by y."
+        """Xi_r(x, y) in [0, pi]: angle between x - r and y - x (broadcast over leading dims); small = x is entailed by
+        y."""
         x, y = _check_pair(x, y)
         return vector_angle(x - self.root(x), y - x, self.angle_eps)
 
@@ -83,8 +100,8 @@ class RadialGeometry(CosineGeometry):
         x, y = _check_pair(x, y, ndim=2)
         r = self.root(x)
         u, w = x - r, y - r
-        uu = (u * u).sum(-1, keepdim=True)                     # [N, 1]
-        G = u @ w.T                                            # [N, M]
+        uu = (u * u).sum(-1, keepdim=True)  # [N, 1]
+        G = u @ w.T  # [N, M]
         vv = ((w * w).sum(-1)[None] + uu - 2 * G).clamp_min(0)  # ||y_j - x_i||^2
         return _angle_from_grams(uu, vv, G - uu, self.angle_eps)
 
@@ -93,7 +110,7 @@ class RadialGeometry(CosineGeometry):
         x = _check(x, "x")
         u = x - self.root(x)
         d2, k = (u * u).sum(-1), self.eps_c
-        outside = torch.atan2(torch.full_like(d2, k), torch.sqrt((d2 - k * k).clamp_min(0) + self.angle_eps ** 2))
+        outside = torch.atan2(torch.full_like(d2, k), torch.sqrt((d2 - k * k).clamp_min(0) + self.angle_eps**2))
         return torch.where(d2 > k * k, outside, torch.full_like(d2, math.pi / 2))
 
     def in_cone(self, x: Tensor, y: Tensor) -> Tensor:
@@ -101,7 +118,8 @@ class RadialGeometry(CosineGeometry):
         return self.exterior_angle(x, y) <= self.aperture(x)
 
     def supports(self, op: str) -> bool:
-        "Every hierarchy op is provided; the root is the model's (requires_root), so a missing root is a call-time error."
+        """Every hierarchy op is provided; the root is the model's (requires_root), so a missing root is a call-time
+        error."""
         return Geometry.supports(self, op)
 
 # %% ../../nbs/03_core.radial.ipynb #53e44520

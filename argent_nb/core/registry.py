@@ -17,39 +17,72 @@ __all__ = ['PLUGIN_GROUP', 'HELP_FILE', 'METHODS', 'DATASETS', 'BENCHMARKS', 'HE
 # %% ../../nbs/01_core.registry.ipynb #602af4b6
 class Registry(dict):
     "name -> class or function of one `kind`; `register` decorates; lookups and listings discover plugins first."
+
     def __init__(self, kind: str, default: Any = None):
-        super().__init__(); self.kind, self.default = kind, default
+        super().__init__()
+        self.kind, self.default = kind, default
 
     def register(self, obj=None, *, name: str | None = None):
         "Decorator (bare for classes with a `name` attribute, or `register(name=...)`); returns the object."
+
         def deco(o):
             n = name or getattr(o, "name", None)
             if not n or not isinstance(n, str):
-                raise ValueError(f"{getattr(o, '__qualname__', o)} needs a non-empty `name` to be registered as a {self.kind}")
+                raise ValueError(
+                    f"{getattr(o, '__qualname__', o)} needs a non-empty `name` to be registered as a {self.kind}"
+                )
             old = dict.get(self, n)
             if old is not None and getattr(old, "__qualname__", None) != getattr(o, "__qualname__", None):
-                raise ValueError(f"{self.kind} {n!r} is already registered by {getattr(old, '__qualname__', old)}; "
-                                 f"give {getattr(o, '__qualname__', o)} its own `name`")
+                raise ValueError(
+                    f"{self.kind} {n!r} is already registered by {getattr(old, '__qualname__', old)}; "
+                    f"give {getattr(o, '__qualname__', o)} its own `name`"
+                )
             dict.__setitem__(self, n, o)
             return o
+
         return deco(obj) if obj is not None else deco
 
     def check_default(self):
         "Raise if the declared default names something that is not registered (discovery calls this)."
         names = [] if self.default is None else [self.default] if isinstance(self.default, str) else list(self.default)
         missing = [n for n in names if not dict.__contains__(self, n)]
-        if missing: raise KeyError(f"the default {self.kind} {missing} is not registered; registered: {sorted(dict.keys(self))}")
+        if missing:
+            raise KeyError(
+                f"the default {self.kind} {missing} is not registered; registered: {sorted(dict.keys(self))}"
+            )
 
     def __missing__(self, key):
-        if discover(): return self[key]                    # a plugin not yet imported may define it
+        if discover():
+            return self[key]  # a plugin not yet imported may define it
         raise KeyError(f"unknown {self.kind} {key!r}; valid {self.kind}s: {sorted(dict.keys(self))}")
-    def __contains__(self, key): discover(); return dict.__contains__(self, key)
-    def __iter__(self): discover(); return dict.__iter__(self)
-    def __len__(self): discover(); return dict.__len__(self)
-    def keys(self): discover(); return dict.keys(self)
-    def items(self): discover(); return dict.items(self)
-    def values(self): discover(); return dict.values(self)
-    def get(self, key, default=None): discover(); return dict.get(self, key, default)
+
+    def __contains__(self, key):
+        discover()
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        discover()
+        return dict.__iter__(self)
+
+    def __len__(self):
+        discover()
+        return dict.__len__(self)
+
+    def keys(self):
+        discover()
+        return dict.keys(self)
+
+    def items(self):
+        discover()
+        return dict.items(self)
+
+    def values(self):
+        discover()
+        return dict.values(self)
+
+    def get(self, key, default=None):
+        discover()
+        return dict.get(self, key, default)
 
 # %% ../../nbs/01_core.registry.ipynb #2984282d
 PLUGIN_GROUP = "argent_nb.plugins"
@@ -57,72 +90,97 @@ PLUGIN_GROUP = "argent_nb.plugins"
 _SKIP = ("argent_nb.train", "argent_nb.evaluate", "argent_nb._modidx")
 _state = {"done": False, "running": False, "modules": [], "entry_points": []}
 
+
 class PluginError(ImportError):
     "A plugin module (of this package or an entry point) that fails to import."
 
+
 def discover(refresh: bool = False) -> bool:
     "Import every module of the package's subpackages and every `argent_nb.plugins` entry point; True if it ran now."
-    if _state["running"] or (_state["done"] and not refresh): return False
+    if _state["running"] or (_state["done"] and not refresh):
+        return False
     _state["running"] = True
     try:
         import argent_nb
+
         mods = [m.name for m in pkgutil.walk_packages(argent_nb.__path__, "argent_nb.") if m.name not in _SKIP]
         for name in mods:
-            try: importlib.import_module(name)
-            except Exception as e: raise PluginError(f"plugin module {name} failed to import: {e!r}") from e
+            try:
+                importlib.import_module(name)
+            except Exception as e:
+                raise PluginError(f"plugin module {name} failed to import: {e!r}") from e
         eps = list(importlib.metadata.entry_points(group=PLUGIN_GROUP))
         for ep in eps:
-            try: ep.load()
-            except Exception as e: raise PluginError(f"entry point {ep.name} = {ep.value} (group {PLUGIN_GROUP}) failed to load: {e!r}") from e
+            try:
+                ep.load()
+            except Exception as e:
+                raise PluginError(
+                    f"entry point {ep.name} = {ep.value} (group {PLUGIN_GROUP}) failed to load: {e!r}"
+                ) from e
         _state.update(done=True, modules=mods, entry_points=[f"{ep.name} = {ep.value}" for ep in eps])
     finally:
         _state["running"] = False
-    for r in REGISTRIES.values(): r.check_default()
+    for r in REGISTRIES.values():
+        r.check_default()
     return True
 
 # %% ../../nbs/01_core.registry.ipynb #adbf3591
 HELP_FILE = "help.json"
 "Package data: the `--help` text of each command line ('train', 'evaluate'), written by `save_help`."
 
-def help_text(parser, width: int = 100) -> str:
-    "`parser.format_help()` at a fixed width (argparse wraps to $COLUMNS), so the saved text does not depend on a terminal."
-    old = os.environ.get("COLUMNS"); os.environ["COLUMNS"] = str(width)
-    try: return parser.format_help()
-    finally:
-        if old is None: os.environ.pop("COLUMNS", None)
-        else: os.environ["COLUMNS"] = old
 
+def help_text(parser, width: int = 100) -> str:
+    """`parser.format_help()` at a fixed width (argparse wraps to $COLUMNS), so the saved text does not depend on a
+    terminal."""
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        return parser.format_help()
+    finally:
+        if old is None:
+            os.environ.pop("COLUMNS", None)
+        else:
+            os.environ["COLUMNS"] = old
 
 # %% ../../nbs/01_core.registry.ipynb #4a44c708
 def saved_help(prog: str, path: str | os.PathLike | None = None) -> str | None:
-    """The saved `--help` text of `python -m argent_nb.<prog>` (`path`: default the package's `HELP_FILE`), or None where
+    """The saved `--help` text of `python -m argent_nb.<prog>` (`path`: default the package's `HELP_FILE`), or None
+    where
     it cannot stand for the live one: nothing saved for `prog`, an unreadable file, or plugins installed (their entry
     points may add methods, datasets, benchmarks and keys)."""
-    if importlib.metadata.entry_points(group=PLUGIN_GROUP): return None
+    if importlib.metadata.entry_points(group=PLUGIN_GROUP):
+        return None
     f = importlib.resources.files("argent_nb") / HELP_FILE if path is None else path
-    try: text = json.loads(f.read_text()).get(prog)
-    except (OSError, ValueError, AttributeError): return None
+    try:
+        text = json.loads(f.read_text()).get(prog)
+    except (OSError, ValueError, AttributeError):
+        return None
     return text if isinstance(text, str) else None
+
 
 def save_help(texts: dict[str, str], path: str | os.PathLike | None = None) -> None:
     "Write `{prog: help text}` to `path` (default: the package's `HELP_FILE`, in a source checkout)."
     f = importlib.resources.files("argent_nb") / HELP_FILE if path is None else path
-    with open(f, "w") as fh: json.dump(texts, fh, indent=1, ensure_ascii=False); fh.write("\n")
-
+    with open(f, "w") as fh:
+        json.dump(texts, fh, indent=1, ensure_ascii=False)
+        fh.write("\n")
 
 # %% ../../nbs/01_core.registry.ipynb #a165bb20
 def answer_help(prog: str, name: str, argv: list[str] | None = None, out=None) -> None:
     """Called by the module `argent_nb.<prog>` before its heavy imports: run as `__main__` with `-h` or `--help` among
     `argv` (default `sys.argv[1:]`), print the saved help and exit 0; otherwise, or with no saved text, do nothing."""
     argv = sys.argv[1:] if argv is None else argv
-    if name != "__main__" or not {"-h", "--help"} & set(argv): return
-    if (text := saved_help(prog)) is None: return
-    (out or sys.stdout).write(text); sys.exit(0)
-
+    if name != "__main__" or not {"-h", "--help"} & set(argv):
+        return
+    if (text := saved_help(prog)) is None:
+        return
+    (out or sys.stdout).write(text)
+    sys.exit(0)
 
 # %% ../../nbs/01_core.registry.ipynb #a6d746a0
 class Once(argparse.Action):
     "An argparse option that may be given once: a second one is a usage error (exit status 2), not silently the winner."
+
     def __call__(self, parser, namespace, values, option_string=None):
         if (old := getattr(namespace, self.dest, None)) is not None:
             parser.error(f"{option_string} given twice ({old} and {values}); give it once (merge the files)")
@@ -146,11 +204,14 @@ register_method, register_head, register_geometry = METHODS.register, HEADS.regi
 # %% ../../nbs/01_core.registry.ipynb #2425216c
 class Method:
     "Base class of training methods; subclass, set `name`, `needs`, `Params`, and implement `loss`."
+
     name: ClassVar[str] = ""
     needs: ClassVar[frozenset] = frozenset()
-    head: ClassVar[str] = "euclidean"      # the geometry head the method is defined on (used when model.head is unset)
+    head: ClassVar[str] = "euclidean"  # the geometry head the method is defined on (used when model.head is unset)
+
     @dataclass
-    class Params: pass
+    class Params:
+        pass
 
     def __init__(self, params=None):
         self.params = params if params is not None else self.Params()
@@ -172,8 +233,12 @@ class Method:
     def set_epoch(self, epoch: int) -> None:
         "Called by the trainer before each epoch's batches (also when a resumed run re-enters its epoch)."
 
-    def state_dict(self) -> dict: return {}
-    def load_state_dict(self, state: dict) -> None: pass
+    def state_dict(self) -> dict:
+        return {}
+
+    def load_state_dict(self, state: dict) -> None:
+        pass
+
 
 def get_method(name: str) -> type[Method]:
     "The method class registered as `name`."
@@ -183,9 +248,11 @@ def get_method(name: str) -> type[Method]:
 @dataclass
 class DatasetSpec:
     "A training dataset by name: what it provides (given the data config) and how to build it."
+
     name: str
-    provides: Callable   # (DataCfg) -> field names
-    build: Callable      # (DataCfg, fields) -> torch Dataset of sample dicts
+    provides: Callable  # (DataCfg) -> field names
+    build: Callable  # (DataCfg, fields) -> torch Dataset of sample dicts
+
 
 def params_group(registry: Registry, group: str, select: tuple, base: type | None = None) -> type:
     """A dataclass for config group `group`: the fields of `base`, the selecting field `select` = (name, type, help)
@@ -194,6 +261,9 @@ def params_group(registry: Registry, group: str, select: tuple, base: type | Non
     d = registry.default
     d = list(d) if isinstance(d, (tuple, list)) else d
     fs = [(key, tp, doc(d, f"{help_}: {'any' if tp is not str else 'one'} of {sorted(registry)}"))]
-    fs += [(n, o.Params, field(default_factory=o.Params)) for n, o in sorted(registry.items())
-           if dataclasses.is_dataclass(getattr(o, "Params", None))]
+    fs += [
+        (n, o.Params, field(default_factory=o.Params))
+        for n, o in sorted(registry.items())
+        if dataclasses.is_dataclass(getattr(o, "Params", None))
+    ]
     return dataclasses.make_dataclass(f"{group.title()}Cfg", fs, bases=(base,) if base else ())

@@ -24,31 +24,80 @@ class RunCfg:
 # %% ../../nbs/00a_core.schema.ipynb #7aa68aaa
 @dataclass
 class DataCfg:
-    name: str = doc(DATASETS.default, "training dataset (registered in DATASETS)", choices=lambda: tuple(sorted(DATASETS)))
+    name: str = doc(
+        DATASETS.default, "training dataset (registered in DATASETS)", choices=lambda: tuple(sorted(DATASETS))
+    )
     split: str = doc("train", "split to train on")
     n: int | None = doc(None, "number of training samples (None: the split's default size)", min=1)
     seed: int = doc(0, "dataset seed (HierShapes: sample i is a function of (seed, split, i))", min=0)
     image_size: int = doc(64, "rendered image size; the model resizes to its own input size", min=8)
     batch_size: int = doc(64, "batch size per process", min=1)
-    num_workers: int | None = doc(None, "DataLoader workers (None: 0 on a CPU, where the data is made in the training process, fastest there; on a GPU the usable cores per process, without which HierShapes' rendering holds the step back: nbs/53_gpu_check; a run saves the number it used)", min=0)
+    num_workers: int | None = doc(
+        None,
+        "DataLoader workers (None: 0 on a CPU, where the data is made in the training process, fastest there; on a GPU "
+        "the usable cores per process, without which HierShapes' rendering holds the step back: nbs/53_gpu_check; a "
+        "run saves the number it used)",
+        min=0,
+    )
     path: str | None = doc(None, "data file or folder of a real dataset (e.g. a HierarCaps train CSV)")
     image_root: str | None = doc(None, "folder of a real dataset's images")
-    augment: bool = doc(False, "the dataset's training augmentations (treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)")
-    noise: float = doc(0.0, "noisy positives (HierShapes 2, train split): the fraction of captions and box texts given a wrong name", min=0, max=0.9)
-    twins: bool = doc(False, "relation twins (HierShapes 2, train split): sample 2k+1 is sample 2k with its first two objects in each other's grid cells, the caption's relation reversed, in the same batch (an even data.batch_size)")
-    object_scale: float | None = doc(None, "HierShapes 2: every object's box side times this (1: a large object fills its grid cell, a small one is 3/4 of it); None: the dataset's own (HierShapes 2: 0.75); a run saves the scale it drew at (runs saved before this key drew at 1)", min=0.1, max=1.0, absent=1.0)
-    allow_pickle: bool = doc(False, "read a pickled data file (CE-CLIP's release processed_dataset{k}.npy): unpickling RUNS ANY CODE stored in the file, so only for a file you trust; safer: convert it once, python -m argent_nb.datasets.coco_hn convert IN.npy OUT.jsonl")
+    augment: bool = doc(
+        False,
+        "the dataset's training augmentations "
+        "(treeoflife: RCME's release, RandomCrop from 256/224 x size, flips, blur)",
+    )
+    noise: float = doc(
+        0.0,
+        "noisy positives (HierShapes 2, train split): the fraction of captions and box texts given a wrong name",
+        min=0,
+        max=0.9,
+    )
+    twins: bool = doc(
+        False,
+        "relation twins (HierShapes 2, train split): sample 2k+1 is sample 2k with its first two objects in each "
+        "other's grid cells, the caption's relation reversed, in the same batch (an even data.batch_size)",
+    )
+    object_scale: float | None = doc(
+        None,
+        "HierShapes 2: every object's box side times this (1: a large object fills its grid cell, a small one is 3/4 "
+        "of it); None: the dataset's own (HierShapes 2: 0.75); a run saves the scale it drew at (runs saved before "
+        "this key drew at 1)",
+        min=0.1,
+        max=1.0,
+        absent=1.0,
+    )
+    allow_pickle: bool = doc(
+        False,
+        "read a pickled data file (CE-CLIP's release processed_dataset{k}.npy): unpickling RUNS ANY CODE stored in the "
+        "file, so only for a file you trust; safer: convert it once, python -m argent_nb.datasets.coco_hn convert "
+        "IN.npy OUT.jsonl",
+    )
 
 # %% ../../nbs/00a_core.schema.ipynb #17215132
 @dataclass
 class ModelCfg:
-    arch: str = doc("argent-tiny", "open_clip architecture or a tiny config (argent-tiny, argent-micro, argent-tiny-sincos)")
+    arch: str = doc(
+        "argent-tiny", "open_clip architecture or a tiny config (argent-tiny, argent-micro, argent-tiny-sincos)"
+    )
     pretrained: str | None = doc(None, "open_clip pretrained tag or a local weights file")
-    head: str | None = doc(None, "geometry head; None: the method's own (Method.head)", choices=lambda: tuple(sorted(HEADS)))
+    head: str | None = doc(
+        None, "geometry head; None: the method's own (Method.head)", choices=lambda: tuple(sorted(HEADS))
+    )
     cache_dir: str | None = doc(None, "where pretrained weights are cached")
     init_from: str | None = doc(None, "run folder or checkpoint of this project to start from (stage 2)")
-    allow_torchscript: bool = doc(False, "load a TorchScript archive given as model.pretrained (OpenAI's original ViT-B-32.pt files are ones): loading TorchScript RUNS CODE stored in the file, so only for a file you trust; safer: convert it once with argent_nb.core.weights.torchscript_to_safetensors")
-    text_buckets: int = doc(1, "encode texts in up to N groups of similar length, each cut after its longest (faster with many texts per sample; same features up to rounding)", min=1, max=16)
+    allow_torchscript: bool = doc(
+        False,
+        "load a TorchScript archive given as model.pretrained (OpenAI's original ViT-B-32.pt files are ones): loading "
+        "TorchScript RUNS CODE stored in the file, so only for a file you trust; safer: convert it once with "
+        "argent_nb.core.weights.torchscript_to_safetensors",
+    )
+    text_buckets: int = doc(
+        1,
+        "encode texts in up to N groups of similar length, each cut after its longest (faster with many texts per "
+        "sample; same features up to rounding)",
+        min=1,
+        max=16,
+    )
 
 # %% ../../nbs/00a_core.schema.ipynb #549ed956
 @dataclass
@@ -59,87 +108,170 @@ class OptimCfg:
     eps: float = doc(1e-6, "AdamW eps", gt=0)
     warmup_steps: int = doc(50, "linear warmup steps, then cosine decay to 0 (MERU)", min=0)
     max_grad_norm: float | None = doc(None, "clip gradients to this norm", gt=0)
-    schedule: str = doc("cosine", "cosine (after warmup, MERU) | constant (after warmup) | onecycle (torch OneCycleLR, peak at warmup_steps)",
-                        choices=("cosine", "constant", "onecycle"))
+    schedule: str = doc(
+        "cosine",
+        "cosine (after warmup, MERU) | constant (after warmup) | onecycle (torch OneCycleLR, peak at warmup_steps)",
+        choices=("cosine", "constant", "onecycle"),
+    )
 
 # %% ../../nbs/00a_core.schema.ipynb #751815df
 @dataclass
 class TrainCfg:
-    steps: int = doc(450, "optimizer steps (the embedded default: 450, about 4.5 min on 2 CPU cores; configs/*_hiershapes.yaml from scratch: 800)", min=1)
+    steps: int = doc(
+        450,
+        "optimizer steps (the embedded default: 450, about 4.5 min on 2 CPU cores; configs/*_hiershapes.yaml from "
+        "scratch: 800)",
+        min=1,
+    )
     epochs: float | None = doc(None, "if set, overrides steps: this many passes over the training data", gt=0)
     save_every: int = doc(200, "checkpoint every N steps (and at the end)", min=1)
     keep: int = doc(2, "checkpoints to keep (0: all)", min=0)
     log_every: int = doc(10, "log metrics every N steps", min=1)
-    resume: str | None = doc(None, "'latest' to resume the run in run.dir (the newest intact checkpoint), or a checkpoint folder")
-    mixed_precision: str | None = doc(None, "None: Accelerate's config / launch flag", choices=("no", "fp16", "bf16", "fp8"))
+    resume: str | None = doc(
+        None, "'latest' to resume the run in run.dir (the newest intact checkpoint), or a checkpoint folder"
+    )
+    mixed_precision: str | None = doc(
+        None, "None: Accelerate's config / launch flag", choices=("no", "fp16", "bf16", "fp8")
+    )
     grad_accum: int | None = doc(None, "gradient accumulation steps; None: Accelerate's config", min=1)
     eval_init: bool = doc(True, "also evaluate the model before training (an 'init' row in the table)")
     cpu: bool = doc(False, "force CPU even when a GPU is present")
-    threads: int | None = doc(None, "torch threads per process; None: on the CPU, the usable cores / processes on this machine (also under `accelerate launch`, which sets OMP_NUM_THREADS=1 unless told), unless you set OMP_NUM_THREADS", min=1)
-    log_with: list[str] | None = doc(None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none")
-    summary: list[str] | None = doc(None, "metrics the final table prints, as glob patterns (['*'] for all); None: each benchmark's headline (eval.report.SUMMARY); all are in eval.json")
+    threads: int | None = doc(
+        None,
+        "torch threads per process; None: on the CPU, the usable cores / processes on this machine (also under "
+        "`accelerate launch`, which sets OMP_NUM_THREADS=1 unless told), unless you set OMP_NUM_THREADS",
+        min=1,
+    )
+    log_with: list[str] | None = doc(
+        None, "Accelerate trackers (tensorboard, wandb, mlflow, ...); None: tensorboard when installed, [] for none"
+    )
+    summary: list[str] | None = doc(
+        None,
+        "metrics the final table prints, as glob patterns (['*'] for all); None: each benchmark's headline "
+        "(eval.report.SUMMARY); all are in eval.json",
+    )
 
 # %% ../../nbs/00a_core.schema.ipynb #da64385a
-WORLDS = {"hiershapes2": HierShapes2, "hiershapes": HierShapes, "hiershapes2_one_way": HierShapes2OneWay, "hiershapes2_v2.0": HierShapes2V20}
-"The datasets the HierShapes benchmarks can run on, by `eval.dataset` name, the default first (their vocabularies differ: a model is scored on the world it learnt)."
+WORLDS = {
+    "hiershapes2": HierShapes2,
+    "hiershapes": HierShapes,
+    "hiershapes2_one_way": HierShapes2OneWay,
+    "hiershapes2_v2.0": HierShapes2V20,
+}
+"""The datasets the HierShapes benchmarks can run on, by `eval.dataset` name, the default first (their vocabularies
+differ: a model is scored on the world it learnt)."""
+
 
 def eval_world(data_name: str | None) -> str:
-    "The world of `eval.dataset: None`: the training data's (`data.name`) when it is a HierShapes world, else the first."
+    """The world of `eval.dataset: None`: the training data's (`data.name`) when it is a HierShapes world, else the
+    first."""
     return data_name if data_name in WORLDS else next(iter(WORLDS))
+
 
 def resolve_eval_world(cfg, data: dict) -> None:
     """Fill the evaluation config `cfg`'s `dataset: None` and `object_scale: None` from the training data's group `data`
-    (a dict): its world (`eval_world`), and its object scale when that is the world scored (a group saved before the key:
+    (a dict): its world (`eval_world`), and its object scale when that is the world scored (a group saved before the
+    key:
     `DataCfg`'s declared `absent` value, 1), else the world's own default (`world_object_scale`)."""
-    if cfg.dataset is None: cfg.dataset = eval_world(data.get("name"))
+    if cfg.dataset is None:
+        cfg.dataset = eval_world(data.get("name"))
     if cfg.object_scale is None:
         own = fill_absent(DataCfg(), data).get("object_scale") if data.get("name") == cfg.dataset else None
         cfg.object_scale = world_object_scale(cfg.dataset) if own is None else float(own)
 
+
 @dataclass
 class EvalCfg:
     "The keys every benchmark shares: what to run, on which HierShapes samples, in which batches."
+
     benchmarks: list[str] = doc(["hiershapes"], "benchmarks to run, names in BENCHMARKS")
-    split: str = doc("test", "HierShapes split: train | val | test | novel (held-out compositions) | novel_taxa (held-out subtrees: HierShapes 2)", choices=tuple(SPLITS))
+    split: str = doc(
+        "test",
+        "HierShapes split: train | val | test | novel (held-out compositions) | novel_taxa (held-out subtrees: "
+        "HierShapes 2)",
+        choices=tuple(SPLITS),
+    )
     n: int = doc(1000, "number of samples to evaluate on", min=1)
     batch_size: int = doc(256, "samples per forward pass", min=1)
     seed: int = doc(0, "HierShapes seed (the world the samples are drawn from)", min=0)
-    image_size: int = doc(64, "HierShapes canvas size in pixels; real images (HierarCaps, BREEDS) load at this size too: use the model's input size (224) for them", min=16, max=1024)
+    image_size: int = doc(
+        64,
+        "HierShapes canvas size in pixels; real images (HierarCaps, BREEDS) load at this size too: use the model's "
+        "input size (224) for them",
+        min=16,
+        max=1024,
+    )
     every: int = doc(0, "trainer: evaluate every N steps (0 = only at the end)", min=0)
-    plots_dir: str | None = doc(None, "where benchmarks save their figures (the trainer uses RUN/plots); None: no figures")
-    dataset: str | None = doc(None, "benchmark world: hiershapes2 | hiershapes (the first benchmark) | hiershapes2_one_way (HierShapes 2, relations said one way per axis) | hiershapes2_v2.0 (HierShapes 2 as version 2.0 drew it); None: the training data's when it is one of them, else hiershapes2", choices=(None, *WORLDS))
-    object_scale: float | None = doc(None, "HierShapes 2: the objects' box scale (data.object_scale); None: the training data's when it is the world scored, else the world's own (HierShapes 2: 0.75)", min=0.1, max=1.0)
+    plots_dir: str | None = doc(
+        None, "where benchmarks save their figures (the trainer uses RUN/plots); None: no figures"
+    )
+    dataset: str | None = doc(
+        None,
+        "benchmark world: hiershapes2 | hiershapes (the first benchmark) | hiershapes2_one_way (HierShapes 2, "
+        "relations said one way per axis) | hiershapes2_v2.0 (HierShapes 2 as version 2.0 drew it); None: the training "
+        "data's when it is one of them, else hiershapes2",
+        choices=(None, *WORLDS),
+    )
+    object_scale: float | None = doc(
+        None,
+        "HierShapes 2: the objects' box scale (data.object_scale); None: the training data's when it is the world "
+        "scored, else the world's own (HierShapes 2: 0.75)",
+        min=0.1,
+        max=1.0,
+    )
+
 
 def eval_config_class() -> type:
-    "`EvalCfg` plus one config group per registered benchmark that declares `Params`; `benchmarks` defaults to the registry's suite."
+    """`EvalCfg` plus one config group per registered benchmark that declares `Params`; `benchmarks` defaults to the
+    registry's suite."""
     return params_group(BENCHMARKS, "eval", ("benchmarks", list[str], "benchmarks to run"), base=EvalCfg)
 
 # %% ../../nbs/00a_core.schema.ipynb #74b79e5c
 def takes_object_scale(world: str) -> bool:
-    "Whether the world named `world` (a key of `WORLDS`) draws its objects at a scale (`object_scale`), or at fixed sizes."
+    """Whether the world named `world` (a key of `WORLDS`) draws its objects at a scale (`object_scale`), or at fixed
+    sizes."""
     return "object_scale" in inspect.signature(WORLDS[world]).parameters
 
+
 def world_object_scale(world: str) -> float:
-    "The scale the world named `world` draws its objects at unless told otherwise: its constructor's default (1 at fixed sizes)."
+    """The scale the world named `world` draws its objects at unless told otherwise: its constructor's default (1 at
+    fixed sizes)."""
     p = inspect.signature(WORLDS[world]).parameters.get("object_scale")
     return 1.0 if p is None else float(p.default)
 
+
 def check_eval_world(cfg: EvalCfg, prefix: str = "eval.") -> None:
-    "What the world `cfg.dataset` (None: the first of `WORLDS`) asks beyond each key's rules: its canvas size, its splits, its object scale."
-    w = cfg.dataset or next(iter(WORLDS)); cls = WORLDS[w]
+    """What the world `cfg.dataset` (None: the first of `WORLDS`) asks beyond each key's rules: its canvas size, its
+    splits, its object scale."""
+    w = cfg.dataset or next(iter(WORLDS))
+    cls = WORLDS[w]
     if cfg.image_size < cls.min_image_size:
         raise ConfigError(f"{prefix}image_size={cfg.image_size}: {w} draws at >= {cls.min_image_size} pixels")
     if cfg.split not in cls.splits:
         raise ConfigError(f"{prefix}split={cfg.split}: {w} has no such split (its splits: {', '.join(cls.splits)})")
     if cfg.object_scale not in (None, 1.0) and not takes_object_scale(w):
-        raise ConfigError(f"{prefix}object_scale={cfg.object_scale}: {w} draws its objects at fixed sizes (only 1 is allowed)")
+        raise ConfigError(
+            f"{prefix}object_scale={cfg.object_scale}: {w} draws its objects at fixed sizes (only 1 is allowed)"
+        )
 
 # %% ../../nbs/00a_core.schema.ipynb #4f9e16c7
 def default_config():
-    "The full default config tree (the embedded default run): every registered method's and benchmark's group, the registry's defaults."
-    Cfg = dataclasses.make_dataclass("TrainConfig", [
-        ("run", RunCfg, field(default_factory=RunCfg)), ("data", DataCfg, field(default_factory=DataCfg)),
-        ("model", ModelCfg, field(default_factory=ModelCfg)), ("method", MC := params_group(METHODS, "method", ("name", str, "method to train")), field(default_factory=MC)),
-        ("optim", OptimCfg, field(default_factory=OptimCfg)), ("train", TrainCfg, field(default_factory=TrainCfg)),
-        ("eval", EC := eval_config_class(), field(default_factory=EC))])
+    """The full default config tree (the embedded default run): every registered method's and benchmark's group, the
+    registry's defaults."""
+    Cfg = dataclasses.make_dataclass(
+        "TrainConfig",
+        [
+            ("run", RunCfg, field(default_factory=RunCfg)),
+            ("data", DataCfg, field(default_factory=DataCfg)),
+            ("model", ModelCfg, field(default_factory=ModelCfg)),
+            (
+                "method",
+                MC := params_group(METHODS, "method", ("name", str, "method to train")),
+                field(default_factory=MC),
+            ),
+            ("optim", OptimCfg, field(default_factory=OptimCfg)),
+            ("train", TrainCfg, field(default_factory=TrainCfg)),
+            ("eval", EC := eval_config_class(), field(default_factory=EC)),
+        ],
+    )
     return Cfg()

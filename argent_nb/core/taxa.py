@@ -21,14 +21,18 @@ NAME_PATTERN = "CVCVC"
 "Letter pattern of every name: C a consonant, V a vowel."
 NAME_TOKENS = 2
 "K: BPE tokens per name, the same at every rank."
-RESERVED = frozenset("a an and of the photo picture image rendering drawing to left right above below small large "
-                     "shape thing with".split())
+RESERVED = frozenset(
+    "a an and of the photo picture image rendering drawing to left right above below small large "
+    "shape thing with".split()
+)
 "Words of the caption grammar: a name is none of them and contains none of 3 letters or more."
+
 
 @functools.cache
 def name_tokenizer():
     "open_clip's default tokenizer (`ViT-B-32`: CLIP's byte-pair encoding, shipped with open_clip, works offline)."
     import open_clip
+
     return open_clip.get_tokenizer("ViT-B-32")
 
 # %% ../../nbs/06a_core.taxa.ipynb #a7b19fa7
@@ -38,48 +42,70 @@ def n_tokens(text: str, tokenizer=None) -> int:
 
 # %% ../../nbs/06a_core.taxa.ipynb #eaed4647
 def _name_ok(w: str, k: int, reserved, tokenizer) -> bool:
-    if any(r == w or (len(r) >= 3 and r in w) or w in r for r in reserved): return False
+    if any(r == w or (len(r) >= 3 and r in w) or w in r for r in reserved):
+        return False
     return n_tokens(w, tokenizer) == k
 
-def make_names(n: int, rng: np.random.Generator, k: int = NAME_TOKENS, pattern: str = NAME_PATTERN,
-               reserved=RESERVED, tokenizer=None) -> list[str]:
+
+def make_names(
+    n: int,
+    rng: np.random.Generator,
+    k: int = NAME_TOKENS,
+    pattern: str = NAME_PATTERN,
+    reserved=RESERVED,
+    tokenizer=None,
+) -> list[str]:
     """`n` distinct made-up words of the letter `pattern` (C consonant, V vowel), each exactly `k` BPE tokens and
     clear of the `reserved` words, in the order `rng` draws them."""
-    if set(pattern) - {"C", "V"}: raise ValueError(f"pattern {pattern!r} may hold only 'C' and 'V'")
+    if set(pattern) - {"C", "V"}:
+        raise ValueError(f"pattern {pattern!r} may hold only 'C' and 'V'")
     letters = {"C": np.array(list(CONSONANTS)), "V": np.array(list(VOWELS))}
     out, seen, draws, budget = [], set(), 0, 50 * n + 1000
     while len(out) < n:
         if draws >= budget:
-            raise RuntimeError(f"make_names: only {len(out)} of {n} names of pattern {pattern!r} with {k} tokens "
-                               f"in {draws} draws; use a longer pattern or another k")
+            raise RuntimeError(
+                f"make_names: only {len(out)} of {n} names of pattern {pattern!r} with {k} tokens "
+                f"in {draws} draws; use a longer pattern or another k"
+            )
         draws += 256
         for w in map("".join, np.stack([rng.choice(letters[p], 256) for p in pattern], 1)):
-            if w in seen: continue
+            if w in seen:
+                continue
             seen.add(w)
-            if _name_ok(w, k, reserved, tokenizer): out.append(w)
-            if len(out) == n: break
+            if _name_ok(w, k, reserved, tokenizer):
+                out.append(w)
+            if len(out) == n:
+                break
     return out
 
 # %% ../../nbs/06a_core.taxa.ipynb #11c9d23e
 def branching_probs(lo: int, hi: int, mean: float) -> np.ndarray:
     "P(c) for c = lo..hi, proportional to r**(c - lo), with r (bisection on log r) giving the expected count `mean`."
-    if not lo <= mean <= hi: raise ValueError(f"mean {mean:.3g} outside [{lo}, {hi}]")
+    if not lo <= mean <= hi:
+        raise ValueError(f"mean {mean:.3g} outside [{lo}, {hi}]")
     k, a, b = np.arange(lo, hi + 1), -40.0, 40.0
     for _ in range(100):
-        p = np.exp((a + b) / 2 * (k - lo)); p /= p.sum()
-        if (p * k).sum() < mean: a = (a + b) / 2
-        else: b = (a + b) / 2
+        p = np.exp((a + b) / 2 * (k - lo))
+        p /= p.sum()
+        if (p * k).sum() < mean:
+            a = (a + b) / 2
+        else:
+            b = (a + b) / 2
     return p
 
 # %% ../../nbs/06a_core.taxa.ipynb #f6ae6748
 class TaxaTree(Taxonomy):
     "A `Taxonomy` made by `make_tree`: also holds each node's value index on its rank's trait axis, and the seed."
+
     def __init__(self, leaves, rank_names, trait_index: dict, seed: int):
         super().__init__(leaves, rank_names)
         missing = [n for n in self.nodes[1:] if n not in trait_index]
-        if missing: raise ValueError(f"trait_index lacks {len(missing)} nodes, e.g. {missing[0]!r}")
+        if missing:
+            raise ValueError(f"trait_index lacks {len(missing)} nodes, e.g. {missing[0]!r}")
         self.trait_index, self.seed = dict(trait_index), seed
-    def __repr__(self): return "Taxa" + super().__repr__().replace("Taxonomy(", "Tree(seed {}, ".format(self.seed), 1)
+
+    def __repr__(self):
+        return "Taxa" + super().__repr__().replace("Taxonomy(", "Tree(seed {}, ".format(self.seed), 1)
 
 # %% ../../nbs/06a_core.taxa.ipynb #a3a3b242
 AXES = ("silhouette", "body", "pattern", "ink", "rim", "badge")
@@ -90,16 +116,35 @@ AXIS_VALUES = {
     "pattern": ("horizontal stripes", "vertical stripes", "diagonal stripes", "checker", "dots", "split"),
     "ink": ("white", "black", "orange", "purple", "brown", "teal"),
     "rim": ("pink", "cream", "mint", "sky", "lavender", "silver"),
-    "badge": ("lime", "navy", "spring green", "violet", "coral", "olive")}
+    "badge": ("lime", "navy", "spring green", "violet", "coral", "olive"),
+}
 "Values of each trait axis (siblings take distinct ones)."
-RGB = {"red": (0.9, 0.1, 0.1), "yellow": (0.95, 0.85, 0.1), "green": (0.1, 0.75, 0.15), "cyan": (0.05, 0.75, 0.85),
-       "blue": (0.15, 0.25, 0.95), "magenta": (0.85, 0.1, 0.8),
-       "white": (1.0, 1.0, 1.0), "black": (0.02, 0.02, 0.02), "orange": (1.0, 0.45, 0.0), "purple": (0.45, 0.0, 0.55),
-       "brown": (0.5, 0.28, 0.05), "teal": (0.0, 0.45, 0.4),
-       "pink": (1.0, 0.55, 0.75), "cream": (1.0, 1.0, 0.55), "mint": (0.55, 1.0, 0.6), "sky": (0.55, 0.8, 1.0),
-       "lavender": (0.75, 0.55, 1.0), "silver": (0.7, 0.7, 0.7),
-       "lime": (0.5, 1.0, 0.0), "navy": (0.0, 0.0, 0.6), "spring green": (0.0, 1.0, 0.5), "violet": (0.5, 0.0, 1.0),
-       "coral": (0.9, 0.4, 0.4), "olive": (0.6, 0.7, 0.2)}
+RGB = {
+    "red": (0.9, 0.1, 0.1),
+    "yellow": (0.95, 0.85, 0.1),
+    "green": (0.1, 0.75, 0.15),
+    "cyan": (0.05, 0.75, 0.85),
+    "blue": (0.15, 0.25, 0.95),
+    "magenta": (0.85, 0.1, 0.8),
+    "white": (1.0, 1.0, 1.0),
+    "black": (0.02, 0.02, 0.02),
+    "orange": (1.0, 0.45, 0.0),
+    "purple": (0.45, 0.0, 0.55),
+    "brown": (0.5, 0.28, 0.05),
+    "teal": (0.0, 0.45, 0.4),
+    "pink": (1.0, 0.55, 0.75),
+    "cream": (1.0, 1.0, 0.55),
+    "mint": (0.55, 1.0, 0.6),
+    "sky": (0.55, 0.8, 1.0),
+    "lavender": (0.75, 0.55, 1.0),
+    "silver": (0.7, 0.7, 0.7),
+    "lime": (0.5, 1.0, 0.0),
+    "navy": (0.0, 0.0, 0.6),
+    "spring green": (0.0, 1.0, 0.5),
+    "violet": (0.5, 0.0, 1.0),
+    "coral": (0.9, 0.4, 0.4),
+    "olive": (0.6, 0.7, 0.2),
+}
 "RGB in [0, 1] of every colour an axis uses."
 RANK_NAMES = ("kingdom", "phylum", "class", "order", "family", "genus")
 JITTER = 0.04
@@ -113,32 +158,49 @@ def _draw_counts(rng, depth, lo, hi, min_leaves, max_leaves, tries=1000) -> list
     p = branching_probs(lo, hi, mean)
     for _ in range(tries):
         counts = [rng.integers(root_lo, hi + 1, size=1)]
-        for _ in range(depth - 1): counts.append(rng.choice(np.arange(lo, hi + 1), size=counts[-1].sum(), p=p))
-        if min_leaves <= counts[-1].sum() <= max_leaves: return counts
-    raise ValueError(f"no tree of depth {depth} with {lo}-{hi} children per node has {min_leaves}-{max_leaves} "
-                     f"leaves in {tries} draws; widen the leaf bounds or change depth / children")
+        for _ in range(depth - 1):
+            counts.append(rng.choice(np.arange(lo, hi + 1), size=counts[-1].sum(), p=p))
+        if min_leaves <= counts[-1].sum() <= max_leaves:
+            return counts
+    raise ValueError(
+        f"no tree of depth {depth} with {lo}-{hi} children per node has {min_leaves}-{max_leaves} "
+        f"leaves in {tries} draws; widen the leaf bounds or change depth / children"
+    )
 
 # %% ../../nbs/06a_core.taxa.ipynb #657dc009
-def make_tree(seed: int = 0, depth: int = 6, min_children: int = 2, max_children: int = 6, min_leaves: int = 300,
-              max_leaves: int = 480, rank_names: Sequence[str] | None = None, name_tokens: int = NAME_TOKENS,
-              name_pattern: str = NAME_PATTERN) -> TaxaTree:
+def make_tree(
+    seed: int = 0,
+    depth: int = 6,
+    min_children: int = 2,
+    max_children: int = 6,
+    min_leaves: int = 300,
+    max_leaves: int = 480,
+    rank_names: Sequence[str] | None = None,
+    name_tokens: int = NAME_TOKENS,
+    name_pattern: str = NAME_PATTERN,
+) -> TaxaTree:
     """A random taxonomy `depth` ranks deep: `min_children`..`max_children` children per node, `min_leaves`..
     `max_leaves` leaves, a unique made-up name per node and distinct trait values among siblings; deterministic in
     `seed`."""
-    if not 1 <= depth <= len(AXES): raise ValueError(f"depth must be in 1..{len(AXES)} (one trait axis per rank)")
+    if not 1 <= depth <= len(AXES):
+        raise ValueError(f"depth must be in 1..{len(AXES)} (one trait axis per rank)")
     room = min(len(AXIS_VALUES[a]) for a in AXES[:depth])
     if not 1 <= min_children <= max_children <= room:
-        raise ValueError(f"need 1 <= min_children <= max_children <= {room} (the values of the smallest trait axis); "
-                         f"got {min_children}, {max_children}")
+        raise ValueError(
+            f"need 1 <= min_children <= max_children <= {room} (the values of the smallest trait axis); "
+            f"got {min_children}, {max_children}"
+        )
     counts = _draw_counts(np.random.default_rng([seed, 0]), depth, min_children, max_children, min_leaves, max_leaves)
-    names = iter(make_names(int(sum(c.sum() for c in counts)), np.random.default_rng([seed, 1]), name_tokens,
-                            name_pattern))
+    names = iter(
+        make_names(int(sum(c.sum() for c in counts)), np.random.default_rng([seed, 1]), name_tokens, name_pattern)
+    )
     rng, level, trait = np.random.default_rng([seed, 2]), [()], {}
     for k, cnt in enumerate(counts):
         nxt = []
         for parent, c in zip(level, cnt):
             for v in rng.choice(len(AXIS_VALUES[AXES[k]]), size=int(c), replace=False):
-                nxt.append(parent + (next(names),)); trait[nxt[-1]] = int(v)
+                nxt.append(parent + (next(names),))
+                trait[nxt[-1]] = int(v)
         level = nxt
     return TaxaTree(level, tuple(rank_names or RANK_NAMES[:depth]), trait, seed)
 
@@ -151,23 +213,31 @@ def traits(tree: TaxaTree, node) -> dict:
 def _grid(w: int, h: int):
     return ((np.arange(w) + 0.5) / w * 2 - 1)[None, :], ((np.arange(h) + 0.5) / h * 2 - 1)[:, None]
 
+
 def _silhouette_region(shape: str, x, y) -> np.ndarray:
-    if shape == "circle": return x * x + y * y <= 1
-    if shape == "square": return (np.abs(x) <= 0.85) & (np.abs(y) <= 0.85)
-    if shape == "triangle": return (np.abs(x) <= (y + 1) / 2) & (y <= 0.95)
-    if shape == "diamond": return np.abs(x) + np.abs(y) <= 1
-    if shape == "cross": return ((np.abs(x) <= 0.4) & (np.abs(y) <= 1)) | ((np.abs(y) <= 0.4) & (np.abs(x) <= 1))
+    if shape == "circle":
+        return x * x + y * y <= 1
+    if shape == "square":
+        return (np.abs(x) <= 0.85) & (np.abs(y) <= 0.85)
+    if shape == "triangle":
+        return (np.abs(x) <= (y + 1) / 2) & (y <= 0.95)
+    if shape == "diamond":
+        return np.abs(x) + np.abs(y) <= 1
+    if shape == "cross":
+        return ((np.abs(x) <= 0.4) & (np.abs(y) <= 1)) | ((np.abs(y) <= 0.4) & (np.abs(x) <= 1))
     if shape == "star":
         r, th = np.hypot(x, y), np.arctan2(y, x) + np.pi / 2
         return r <= 0.6 + 0.4 * np.abs(np.cos(2.5 * th)) ** 1.5
     raise ValueError(f"unknown silhouette {shape!r}; expected one of {AXIS_VALUES['silhouette']}")
+
 
 @functools.lru_cache(maxsize=8192)
 def silhouette_masks(shape: str, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     "(silhouette, body) boolean masks of shape (h, w): the body is the silhouette less its rim."
     sil = _silhouette_region(shape, *_grid(w, h))
     rim = max(1, round(min(w, h) / 11))
-    from scipy import ndimage           # here, not at import: `--help` loads every module
+    from scipy import ndimage  # here, not at import: `--help` loads every module
+
     body = ndimage.binary_erosion(sil, structure=ndimage.generate_binary_structure(2, 1), iterations=rim)
     sil.flags.writeable = body.flags.writeable = False
     return sil, body
@@ -176,99 +246,132 @@ def silhouette_masks(shape: str, w: int, h: int) -> tuple[np.ndarray, np.ndarray
 @functools.lru_cache(maxsize=8192)
 def pattern_mask(pattern: str, w: int, h: int) -> np.ndarray:
     "Where the ink goes, on the box (h, w): bands, cells or dots of 1/4-1/3 of the box, or its right half."
-    x, y = _grid(w, h); u, v = (x + 1) / 2, (y + 1) / 2
-    m = {"horizontal stripes": lambda: np.floor(v * 4) % 2 == 1,
-         "vertical stripes": lambda: np.floor(u * 4) % 2 == 1,
-         "diagonal stripes": lambda: np.floor((u - v + 1) * 3) % 2 == 1,
-         "checker": lambda: (np.floor(u * 4) + np.floor(v * 4)) % 2 == 1,
-         "dots": lambda: ((u * 3) % 1 - 0.5) ** 2 + ((v * 3) % 1 - 0.5) ** 2 <= 0.35 ** 2,
-         "split": lambda: u >= 0.5}
-    if pattern not in m: raise ValueError(f"unknown pattern {pattern!r}; expected one of {AXIS_VALUES['pattern']}")
-    out = np.broadcast_to(m[pattern](), (h, w)).copy(); out.flags.writeable = False
+    x, y = _grid(w, h)
+    u, v = (x + 1) / 2, (y + 1) / 2
+    m = {
+        "horizontal stripes": lambda: np.floor(v * 4) % 2 == 1,
+        "vertical stripes": lambda: np.floor(u * 4) % 2 == 1,
+        "diagonal stripes": lambda: np.floor((u - v + 1) * 3) % 2 == 1,
+        "checker": lambda: (np.floor(u * 4) + np.floor(v * 4)) % 2 == 1,
+        "dots": lambda: ((u * 3) % 1 - 0.5) ** 2 + ((v * 3) % 1 - 0.5) ** 2 <= 0.35**2,
+        "split": lambda: u >= 0.5,
+    }
+    if pattern not in m:
+        raise ValueError(f"unknown pattern {pattern!r}; expected one of {AXIS_VALUES['pattern']}")
+    out = np.broadcast_to(m[pattern](), (h, w)).copy()
+    out.flags.writeable = False
     return out
 
 # %% ../../nbs/06a_core.taxa.ipynb #3688853d
 @functools.lru_cache(maxsize=8192)
 def badge_mask(shape: str, w: int, h: int) -> np.ndarray:
-    "The badge of a `shape` silhouette on the box (h, w): a disc of diameter 0.3 box at the centre (a triangle's: lower)."
+    """The badge of a `shape` silhouette on the box (h, w): a disc of diameter 0.3 box at the centre (a triangle's:
+    lower)."""
     if shape not in AXIS_VALUES["silhouette"]:
         raise ValueError(f"unknown silhouette {shape!r}; expected one of {AXIS_VALUES['silhouette']}")
     x, y = _grid(w, h)
-    out = x * x + (y - 0.3 * (shape == "triangle")) ** 2 <= 0.3 ** 2; out.flags.writeable = False
+    out = x * x + (y - 0.3 * (shape == "triangle")) ** 2 <= 0.3**2
+    out.flags.writeable = False
     return out
 
 # %% ../../nbs/06a_core.taxa.ipynb #30231067
 _PROTOTYPE = (0.7, 0.7, 0.7)
 
-def draw_taxon(canvas: np.ndarray, box: Sequence[int], traits: dict, rng: np.random.Generator,
-               jitter: float = JITTER) -> np.ndarray:
+
+def draw_taxon(
+    canvas: np.ndarray, box: Sequence[int], traits: dict, rng: np.random.Generator, jitter: float = JITTER
+) -> np.ndarray:
     """Paint one object with `traits` (from `traits(tree, node)`) into `box` = (x0, y0, x1, y1) (end-exclusive) of the
     float32 HxWx3 `canvas`, in place; returns the canvas. Axes a node lacks are left out (plain body, no ink, rim
     or badge), so internal nodes draw as prototypes."""
     x0, y0, x1, y1 = (int(v) for v in box)
     if not (0 <= x0 < x1 <= canvas.shape[1] and 0 <= y0 < y1 <= canvas.shape[0]):
         raise ValueError(f"box {tuple(box)} is empty or outside the {canvas.shape[1]}x{canvas.shape[0]} canvas")
-    if "silhouette" not in traits: raise KeyError(f"traits {traits!r} lack 'silhouette' (rank 0)")
+    if "silhouette" not in traits:
+        raise KeyError(f"traits {traits!r} lack 'silhouette' (rank 0)")
     sil, body = silhouette_masks(traits["silhouette"], x1 - x0, y1 - y0)
     c = rng.uniform(-jitter, jitter, (4, 3)).astype(np.float32)
     body_rgb = RGB[traits["body"]] if "body" in traits else _PROTOTYPE
-    c += np.array([RGB[traits["rim"]] if "rim" in traits else body_rgb, body_rgb,
-                   RGB[traits["ink"]] if "ink" in traits else body_rgb, RGB[traits.get("badge", "navy")]], np.float32)
+    c += np.array(
+        [
+            RGB[traits["rim"]] if "rim" in traits else body_rgb,
+            body_rgb,
+            RGB[traits["ink"]] if "ink" in traits else body_rgb,
+            RGB[traits.get("badge", "navy")],
+        ],
+        np.float32,
+    )
     np.clip(c, 0, 1, out=c)
-    if "rim" not in traits: c[0] = c[1]
+    if "rim" not in traits:
+        c[0] = c[1]
     sub = canvas[y0:y1, x0:x1]
-    sub[sil] = c[0]; sub[body] = c[1]
-    if "pattern" in traits: sub[body & pattern_mask(traits["pattern"], x1 - x0, y1 - y0)] = c[2]
-    if "badge" in traits: sub[badge_mask(traits["silhouette"], x1 - x0, y1 - y0)] = c[3]
+    sub[sil] = c[0]
+    sub[body] = c[1]
+    if "pattern" in traits:
+        sub[body & pattern_mask(traits["pattern"], x1 - x0, y1 - y0)] = c[2]
+    if "badge" in traits:
+        sub[badge_mask(traits["silhouette"], x1 - x0, y1 - y0)] = c[3]
     return canvas
 
 # %% ../../nbs/06a_core.taxa.ipynb #38506267
 def held_out_leaves(tree: Taxonomy, nodes) -> set:
     "The leaves under any of `nodes`."
     nodes = {tuple(n) for n in nodes}
-    return {l for l in tree.leaves if any(l[:len(n)] == n for n in nodes)}
+    return {l for l in tree.leaves if any(l[: len(n)] == n for n in nodes)}
 
 # %% ../../nbs/06a_core.taxa.ipynb #b3be1f2f
 def held_out_subtrees(tree: Taxonomy, fraction: float = 0.15, rank: int = 3, seed: int = 0) -> list:
     """Rank-`rank` nodes whose subtrees hold about `fraction` of the leaves (at most 4/3 of it), each leaving its
     parent at least one other child; seeded by `seed`. Their leaves are the held-out taxa."""
-    if not 1 <= rank < tree.depth: raise ValueError(f"rank must be in 1..{tree.depth - 1} (rank 0 is a whole branch)")
-    if not 0 < fraction < 1: raise ValueError(f"fraction must be in (0, 1), got {fraction}")
+    if not 1 <= rank < tree.depth:
+        raise ValueError(f"rank must be in 1..{tree.depth - 1} (rank 0 is a whole branch)")
+    if not 0 < fraction < 1:
+        raise ValueError(f"fraction must be in (0, 1), got {fraction}")
     size = {n: 0 for n in tree.ranks[rank]}
-    for leaf in tree.leaves: size[leaf[:rank + 1]] += 1
+    for leaf in tree.leaves:
+        size[leaf[: rank + 1]] += 1
     left = {p: len(tree.children(p)) for p in tree.ranks[rank - 1]}
     target, held, chosen = fraction * len(tree.leaves), 0, []
     for i in np.random.default_rng([seed, 3]).permutation(len(tree.ranks[rank])):
-        if held >= target: break
+        if held >= target:
+            break
         n = tree.ranks[rank][i]
         if left[n[:-1]] > 1 and held + size[n] <= 4 / 3 * target:
-            chosen.append(n); held += size[n]; left[n[:-1]] -= 1
+            chosen.append(n)
+            held += size[n]
+            left[n[:-1]] -= 1
     return sorted(chosen)
 
 # %% ../../nbs/06a_core.taxa.ipynb #33fd7d54
 TEMPLATE = "a photo of a {}"
 
+
 def own_name(node, template: str = TEMPLATE) -> str:
     "The node's own name alone in `template`: the same token length at every rank."
     node = tuple(node)
-    if not node: raise ValueError("the root has no name")
+    if not node:
+        raise ValueError("the root has no name")
     return template.format(node[-1])
 
 # %% ../../nbs/06a_core.taxa.ipynb #aa272b7d
 def taxonomic_string(node, template: str = TEMPLATE) -> str:
     "The names from rank 0 down to the node, space-joined, in `template` (RCME / BioCLIP style: grows with depth)."
     node = tuple(node)
-    if not node: raise ValueError("the root has no name")
+    if not node:
+        raise ValueError("the root has no name")
     return template.format(" ".join(node))
 
 # %% ../../nbs/06a_core.taxa.ipynb #c0f88e58
 TEXT_FAMILIES = {"own name": own_name, "taxonomic string": taxonomic_string}
 "Text family -> node -> text."
 
+
 def token_lengths(tree: Taxonomy, family: str | Callable, tokenizer=None) -> dict:
     "Mean token count of `family`'s texts per rank: {rank name: mean}."
     if isinstance(family, str) and family not in TEXT_FAMILIES:
         raise KeyError(f"unknown text family {family!r}; expected one of {list(TEXT_FAMILIES)} or a callable")
     f = TEXT_FAMILIES[family] if isinstance(family, str) else family
-    return {tree.rank_names[k]: float(np.mean([n_tokens(f(n), tokenizer) for n in tree.ranks[k]]))
-            for k in range(tree.depth)}
+    return {
+        tree.rank_names[k]: float(np.mean([n_tokens(f(n), tokenizer) for n in tree.ranks[k]]))
+        for k in range(tree.depth)
+    }

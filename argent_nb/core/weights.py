@@ -35,9 +35,11 @@ __all__ = ['MODEL_CONFIG_DIR', 'ARGENT_MODEL_CONFIGS', 'HF_SAFE_WEIGHTS_NAME', '
 MODEL_CONFIG_DIR = Path(str(files("argent_nb.core") / "model_configs"))
 "The package folder of this project's open_clip architecture configs, one `<name>.json` per architecture."
 
-ARGENT_MODEL_CONFIGS: dict[str, dict] = {p.stem: json.loads(p.read_text())
-                                         for p in sorted(MODEL_CONFIG_DIR.glob("*.json"))}
-"The project's named open_clip architectures for CPU work and tests (name -> config, the JSON file as open_clip reads it)."
+ARGENT_MODEL_CONFIGS: dict[str, dict] = {
+    p.stem: json.loads(p.read_text()) for p in sorted(MODEL_CONFIG_DIR.glob("*.json"))
+}
+"""The project's named open_clip architectures for CPU work and tests (name -> config, the JSON file as open_clip reads
+it)."""
 
 # %% ../../nbs/07a_core.weights.ipynb #289b8dc7
 @functools.cache
@@ -46,23 +48,32 @@ def oc():
     `add_model_config`: append the folder, rescan). The import pulls in torchvision and transformers, 2-4 s: what only
     reads configs (`--help`, config checks) never pays it."""
     import open_clip
+
     open_clip.add_model_config(MODEL_CONFIG_DIR)
     return open_clip
 
 # %% ../../nbs/07a_core.weights.ipynb #9fb7b4fc
 HF_SAFE_WEIGHTS_NAME, HF_WEIGHTS_NAME = "open_clip_model.safetensors", "open_clip_pytorch_model.bin"
 OPENAI_DATASET_MEAN, OPENAI_DATASET_STD = (0.48145466, 0.4578275, 0.40821073), (0.26862954, 0.26130258, 0.27577711)
-"open_clip's file names of hub weights and CLIP's normalisation (open_clip.constants, spelled out so importing this module stays light)."
+"""open_clip's file names of hub weights and CLIP's normalisation (open_clip.constants, spelled out so importing this
+module stays light)."""
 
 # %% ../../nbs/07a_core.weights.ipynb #624a2d5b
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
-_FOLDER_WEIGHTS = (HF_SAFE_WEIGHTS_NAME, HF_WEIGHTS_NAME, "open_clip_pytorch_model.pth", "model.safetensors",
-                   "pytorch_model.bin", "model.pth")  # preference order inside a weights folder
+_FOLDER_WEIGHTS = (
+    HF_SAFE_WEIGHTS_NAME,
+    HF_WEIGHTS_NAME,
+    "open_clip_pytorch_model.pth",
+    "model.safetensors",
+    "pytorch_model.bin",
+    "model.pth",
+)  # preference order inside a weights folder
 
 
 @dataclass
 class PretrainedWeights:
     "Where the weights of `arch` come from: a local `path`, or (online, not cached) the open_clip `tag` to download."
+
     arch: str
     tag: str | None = None
     path: str | None = None
@@ -83,23 +94,28 @@ def hub_offline() -> bool:
 def _weights_in_folder(folder: Path) -> Path | None:
     "The open_clip weights file in `folder`: a preferred name, else the only weights file; None if there is none."
     for n in _FOLDER_WEIGHTS:
-        if (folder / n).is_file(): return folder / n
+        if (folder / n).is_file():
+            return folder / n
     files = sorted(f for f in folder.iterdir() if f.is_file() and f.suffix in WEIGHT_SUFFIXES)
-    if len(files) > 1: raise ValueError(f"{folder} holds several weights files {[f.name for f in files]}; pass one as pretrained=")
+    if len(files) > 1:
+        raise ValueError(f"{folder} holds several weights files {[f.name for f in files]}; pass one as pretrained=")
     return files[0] if files else None
 
 
 def _hub_names(filename: str) -> list[str]:
     "The files open_clip tries for a hub weights file, in its order: its safetensors alternative first."
     from open_clip.pretrained import _get_safe_alternatives
+
     return [*_get_safe_alternatives(filename), filename]
 
 
 def _hf_cached(repo: str, names: Sequence[str], cache_dir) -> str | None:
     "Path of the first of `names` in the Hugging Face cache for `repo` (huggingface_hub's lookup, no network), or None."
     for n in names:
-        try: return huggingface_hub.hf_hub_download(repo, n, cache_dir=cache_dir, local_files_only=True)
-        except (LocalEntryNotFoundError, EntryNotFoundError): pass
+        try:
+            return huggingface_hub.hf_hub_download(repo, n, cache_dir=cache_dir, local_files_only=True)
+        except (LocalEntryNotFoundError, EntryNotFoundError):
+            pass
     return None
 
 # %% ../../nbs/07a_core.weights.ipynb #4e1739ad
@@ -111,7 +127,8 @@ def _no_weights(what: str, looked: list[str], fetch: str, path_hint: str) -> Fil
         f"  1. put the files in a cache and pass cache_dir=DIR (config: model.cache_dir=DIR; or set HF_HUB_CACHE / "
         f"HF_HOME for the default cache): on a machine with internet run {fetch}, then copy DIR here;\n"
         f"  2. pass a local weights file as {path_hint} (config: model.pretrained=/path/to/weights.safetensors; a "
-        f".safetensors/.bin/.pt file of open_clip weights, or a folder holding one).")
+        f".safetensors/.bin/.pt file of open_clip weights, or a folder holding one)."
+    )
 
 # %% ../../nbs/07a_core.weights.ipynb #994a6d3c
 def _cached_weights(cfg: dict, cache_dir) -> tuple[str | None, list[str], str, str]:
@@ -120,7 +137,8 @@ def _cached_weights(cfg: dict, cache_dir) -> tuple[str | None, list[str], str, s
     looked, found, fetch, hint = [], None, "", "pretrained='/path/to/weights.safetensors'"
     if cfg.get("file"):
         looked.append(f"file named by the tag: {cfg['file']}")
-        if os.path.isfile(cfg["file"]): found = cfg["file"]
+        if os.path.isfile(cfg["file"]):
+            found = cfg["file"]
     if found is None and cfg.get("hf_hub"):
         repo, fname = os.path.split(cfg["hf_hub"])
         names = _hub_names(fname or HF_WEIGHTS_NAME)
@@ -131,7 +149,8 @@ def _cached_weights(cfg: dict, cache_dir) -> tuple[str | None, list[str], str, s
     if found is None and cfg.get("url"):
         f = Path(os.path.expanduser(str(cache_dir or "~/.cache/clip"))) / os.path.basename(cfg["url"])
         looked.append(f"URL cache file {f} (for {cfg['url']})")
-        if f.is_file(): found = str(f)
+        if f.is_file():
+            found = str(f)
         fetch = fetch or f"`wget {cfg['url']} -P DIR`"
     return found, looked, fetch, hint
 
@@ -140,10 +159,13 @@ def _is_torchscript(path: str | os.PathLike) -> bool:
     """Whether torch itself takes `path` for a TorchScript archive: the test `torch.load` makes before it hands a file
     to `torch.jit.load` (a zip in torch's format with `constants.pkl` at its root), made with torch's own zip reader."""
     from torch import serialization as ser
+
     try:
         with open(path, "rb") as f:
-            if not ser._is_zipfile(f): return False
-            with ser._open_zipfile_reader(f) as z: return ser._is_torchscript_zip(z)
+            if not ser._is_zipfile(f):
+                return False
+            with ser._open_zipfile_reader(f) as z:
+                return ser._is_torchscript_zip(z)
     except (OSError, RuntimeError):  # not a file, or not a zip torch can read
         return False
 
@@ -152,21 +174,26 @@ def _torchscript_refused(path) -> ValueError:
     "The one-line refusal of the TorchScript archive `path` without the opt-in: why, and the two ways on."
     return ValueError(
         f"{path} is a TorchScript archive, refused: loading TorchScript runs code stored in the file. If you trust it, "
-        f"either convert it once to safetensors on a trusted machine, python -c \"from argent_nb.core.weights import "
+        f'either convert it once to safetensors on a trusted machine, python -c "from argent_nb.core.weights import '
         f"torchscript_to_safetensors as c; c({str(path)!r}, 'weights.safetensors', allow_torchscript=True)\", and pass "
-        f"that file as pretrained=, or opt in with allow_torchscript=True (config: model.allow_torchscript=true)")
+        f"that file as pretrained=, or opt in with allow_torchscript=True (config: model.allow_torchscript=true)"
+    )
 
 # %% ../../nbs/07a_core.weights.ipynb #be2c0770
 def _unreadable_pickle(path, e: Exception) -> ValueError:
     "The one-line refusal of `path`, which `torch.load(weights_only=True)` did not read (`e`): its cause, what to do."
     lines = [l.strip() for l in str(e).splitlines() if l.strip()]
-    cause = next((l for l in lines if not l.startswith(("Weights only load failed", "Check the documentation"))),
-                 lines[0] if lines else "")
+    cause = next(
+        (l for l in lines if not l.startswith(("Weights only load failed", "Check the documentation"))),
+        lines[0] if lines else "",
+    )
     return ValueError(
         f"{path} is refused as weights: torch.load(weights_only=True), the only way such a file is read (any other "
         f"would run code stored in it), fails on it ({type(e).__name__}: {cause}). A damaged file: copy it again; a "
-        f"pickle from a source you trust (loading it runs its code): load it once with torch.load(..., weights_only=False), "
-        f"save its state dict with safetensors.torch.save_file(state_dict, 'weights.safetensors') and pass that file")
+        "pickle from a source you trust (loading it runs its code): load it once with torch.load(..., "
+        "weights_only=False), "
+        f"save its state dict with safetensors.torch.save_file(state_dict, 'weights.safetensors') and pass that file"
+    )
 
 # %% ../../nbs/07a_core.weights.ipynb #75b1a40e
 def check_weights_file(path: str | os.PathLike, allow_torchscript: bool = False) -> bool:
@@ -176,9 +203,11 @@ def check_weights_file(path: str | os.PathLike, allow_torchscript: bool = False)
     with `allow_torchscript`, a TorchScript archive as torch itself recognises one. True for a TorchScript archive;
     anything else raises a one-line ValueError naming the file."""
     path = str(path)
-    if path.endswith(".safetensors") or Path(path).suffix in (".npz", ".npy"): return False
+    if path.endswith(".safetensors") or Path(path).suffix in (".npz", ".npy"):
+        return False
     if _is_torchscript(path):
-        if not allow_torchscript: raise _torchscript_refused(path)
+        if not allow_torchscript:
+            raise _torchscript_refused(path)
         return True
     try:
         torch.load(path, map_location="cpu", weights_only=True, mmap=zipfile.is_zipfile(path))
@@ -187,61 +216,86 @@ def check_weights_file(path: str | os.PathLike, allow_torchscript: bool = False)
     return False
 
 # %% ../../nbs/07a_core.weights.ipynb #61848a4b
-def _locate_pretrained(arch: str, pretrained: str | os.PathLike, cache_dir: str | os.PathLike | None = None
-                       ) -> PretrainedWeights:
+def _locate_pretrained(
+    arch: str, pretrained: str | os.PathLike, cache_dir: str | os.PathLike | None = None
+) -> PretrainedWeights:
     """Decide where the weights for `arch` come from without downloading anything: a local file or folder, a cached
     copy of the tag's files, or (not offline) the tag for open_clip to download. Offline and not cached: raise."""
     arch = str(arch).replace("/", "-")
     p = Path(os.path.expanduser(str(pretrained)))
-    if p.is_file(): return PretrainedWeights(arch, path=str(p))
+    if p.is_file():
+        return PretrainedWeights(arch, path=str(p))
     if p.is_dir():
         f = _weights_in_folder(p)
-        if f is None: raise FileNotFoundError(f"pretrained={str(pretrained)!r} is a folder without a weights file "
-                                              f"({', '.join(_FOLDER_WEIGHTS)} or any *{'/*'.join(WEIGHT_SUFFIXES)})")
+        if f is None:
+            raise FileNotFoundError(
+                f"pretrained={str(pretrained)!r} is a folder without a weights file "
+                f"({', '.join(_FOLDER_WEIGHTS)} or any *{'/*'.join(WEIGHT_SUFFIXES)})"
+            )
         return PretrainedWeights(arch, path=str(f))
     tag, cfg = str(pretrained), oc().get_pretrained_cfg(arch, str(pretrained))
     if not cfg:
         if os.sep in tag or tag.endswith(WEIGHT_SUFFIXES):
             raise FileNotFoundError(f"pretrained={tag!r} looks like a path, but there is no such file or folder")
         tags = oc().list_pretrained_tags_by_model(arch)
-        raise ValueError(f"unknown pretrained tag {tag!r} for {arch!r}; valid tags: "
-                         f"{tags if tags else 'none (open_clip has no pretrained weights for this architecture)'}; "
-                         f"or pass a local weights file as pretrained='/path/to/weights.safetensors'")
+        raise ValueError(
+            f"unknown pretrained tag {tag!r} for {arch!r}; valid tags: "
+            f"{tags if tags else 'none (open_clip has no pretrained weights for this architecture)'}; "
+            f"or pass a local weights file as pretrained='/path/to/weights.safetensors'"
+        )
     found, looked, fetch, hint = _cached_weights(cfg, cache_dir)
-    if found is not None: return PretrainedWeights(arch, tag=tag, path=found, cfg=cfg)
-    if not hub_offline(): return PretrainedWeights(arch, tag=tag, cfg=cfg)  # open_clip downloads it
+    if found is not None:
+        return PretrainedWeights(arch, tag=tag, path=found, cfg=cfg)
+    if not hub_offline():
+        return PretrainedWeights(arch, tag=tag, cfg=cfg)  # open_clip downloads it
     fetch = f"{fetch} (or open_clip.create_model({arch!r}, pretrained={tag!r}, cache_dir=DIR))"
     raise _no_weights(f"{arch} pretrained={tag!r}", looked, fetch, hint)
 
 # %% ../../nbs/07a_core.weights.ipynb #1e6036e5
-def resolve_pretrained(arch: str, pretrained: str | os.PathLike | None, cache_dir: str | os.PathLike | None = None,
-                       allow_torchscript: bool = False) -> PretrainedWeights | None:
+def resolve_pretrained(
+    arch: str,
+    pretrained: str | os.PathLike | None,
+    cache_dir: str | os.PathLike | None = None,
+    allow_torchscript: bool = False,
+) -> PretrainedWeights | None:
     """Where the weights for `arch` come from (`_locate_pretrained`: a local file or folder, a cached copy of the tag's
     files, or, not offline, the tag for open_clip to download), the local file checked with `check_weights_file`: it
     loads without running code stored in it, or it is a TorchScript archive and `allow_torchscript` is set (then
     `torchscript` is True: load it with `_load_torchscript`). None for `pretrained=None`."""
-    if pretrained is None or pretrained == "": return None
+    if pretrained is None or pretrained == "":
+        return None
     w = _locate_pretrained(arch, pretrained, cache_dir)
-    if w.path is not None: w.torchscript = check_weights_file(w.path, allow_torchscript)
+    if w.path is not None:
+        w.torchscript = check_weights_file(w.path, allow_torchscript)
     return w
 
 # %% ../../nbs/07a_core.weights.ipynb #4e8b7bd7
 def _check_hub_arch(arch: str, cache_dir) -> None:
     "For an `hf-hub:org/repo` architecture, offline, raise when its config and weights are not cached."
-    repo = arch[len("hf-hub:"):]
-    if not hub_offline(): return  # open_clip fetches what is missing
-    if _hf_cached(repo, ["open_clip_config.json"], cache_dir) and _hf_cached(repo, _hub_names(HF_WEIGHTS_NAME), cache_dir):
+    repo = arch[len("hf-hub:") :]
+    if not hub_offline():
+        return  # open_clip fetches what is missing
+    if _hf_cached(repo, ["open_clip_config.json"], cache_dir) and _hf_cached(
+        repo, _hub_names(HF_WEIGHTS_NAME), cache_dir
+    ):
         return
-    looked = [f"Hugging Face cache {cache_dir or hf_constants.HF_HUB_CACHE}: repo {repo}, files "
-              f"['open_clip_config.json', {HF_SAFE_WEIGHTS_NAME!r} or {HF_WEIGHTS_NAME!r}]"]
-    raise _no_weights(arch, looked, f"`hf download {repo} --cache-dir DIR`",
-                      "arch='local-dir:/path/to/snapshot' (a folder with open_clip_config.json and the weights) or as "
-                      "arch='<its open_clip architecture, e.g. ViT-B-16>', pretrained='/path/to/open_clip_pytorch_model.bin'")
+    looked = [
+        f"Hugging Face cache {cache_dir or hf_constants.HF_HUB_CACHE}: repo {repo}, files "
+        f"['open_clip_config.json', {HF_SAFE_WEIGHTS_NAME!r} or {HF_WEIGHTS_NAME!r}]"
+    ]
+    raise _no_weights(
+        arch,
+        looked,
+        f"`hf download {repo} --cache-dir DIR`",
+        "arch='local-dir:/path/to/snapshot' (a folder with open_clip_config.json and the weights) or as "
+        "arch='<its open_clip architecture, e.g. ViT-B-16>', pretrained='/path/to/open_clip_pytorch_model.bin'",
+    )
 
 # %% ../../nbs/07a_core.weights.ipynb #b5bfce1d
 def read_state_dict(path: str | os.PathLike) -> dict[str, Tensor]:
     """The state dict in a weights file, read by open_clip's `load_state_dict` (safetensors or `torch.load` with
-    `weights_only=True`, `{'state_dict': ...}` unwrapped, DDP's `module.` dropped); `torch.compile`'s `_orig_mod.` dropped."""
+    `weights_only=True`, `{'state_dict': ...}` unwrapped, DDP's `module.` dropped); `torch.compile`'s `_orig_mod.`
+    dropped."""
     try:
         sd = oc().factory.load_state_dict(str(path), device="cpu", weights_only=True)
     except StopIteration:  # open_clip peeks at the first key: the state dict is empty
@@ -249,12 +303,15 @@ def read_state_dict(path: str | os.PathLike) -> dict[str, Tensor]:
     except (AttributeError, TypeError) as e:  # not a mapping
         raise ValueError(f"{path} does not hold a state dict of tensors ({e})") from e
     except Exception as e:  # the reader's own errors (safetensors, zip, pickle) name neither the file nor the cause
-        raise ValueError(f"{path} cannot be read as weights ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}): "
-                         "the file is truncated or damaged, or not a weights file") from e
+        raise ValueError(
+            f"{path} cannot be read as weights ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}): "
+            "the file is truncated or damaged, or not a weights file"
+        ) from e
     if not isinstance(sd, dict) or not all(isinstance(v, Tensor) for v in sd.values()):
         raise ValueError(f"{path} does not hold a state dict of tensors")
     for pre in ("_orig_mod.", "module."):  # compile inside DDP or DDP inside compile
-        if sd and all(k.startswith(pre) for k in sd): sd = {k[len(pre):]: v for k, v in sd.items()}
+        if sd and all(k.startswith(pre) for k in sd):
+            sd = {k[len(pre) :]: v for k, v in sd.items()}
     return sd
 
 # %% ../../nbs/07a_core.weights.ipynb #41daaa1a
@@ -267,22 +324,30 @@ def weights_shapes(path: str | os.PathLike) -> dict[str, tuple] | None:
     try:
         if path.endswith(".safetensors"):
             from safetensors import safe_open
-            with safe_open(path, "pt") as f: sd = {k: tuple(f.get_slice(k).get_shape()) for k in f.keys()}
+
+            with safe_open(path, "pt") as f:
+                sd = {k: tuple(f.get_slice(k).get_shape()) for k in f.keys()}
         elif Path(path).suffix in (".npz", ".npy"):
             import numpy as np
+
             x = np.load(path, allow_pickle=False, mmap_mode="r")
-            if hasattr(x, "close"): x.close()                  # an .npz archive
+            if hasattr(x, "close"):
+                x.close()  # an .npz archive
             return None
         else:
             obj = torch.load(path, map_location="cpu", weights_only=True, mmap=zipfile.is_zipfile(path))
             obj = obj.get("state_dict", obj) if isinstance(obj, dict) else obj
-            if not isinstance(obj, dict) or not all(isinstance(v, Tensor) for v in obj.values()): raise ValueError("not a state dict of tensors")
+            if not isinstance(obj, dict) or not all(isinstance(v, Tensor) for v in obj.values()):
+                raise ValueError("not a state dict of tensors")
             sd = {k: tuple(v.shape) for k, v in obj.items()}
-    except Exception as e:                   # safetensors' header, torch's restricted unpickler, numpy's pickle refusal
-        raise ValueError(f"{path} cannot be read as weights ({type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}); "
-                         "a truncated or damaged file, or not a weights file: copy it again") from None
+    except Exception as e:  # safetensors' header, torch's restricted unpickler, numpy's pickle refusal
+        raise ValueError(
+            f"{path} cannot be read as weights ({type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}); "
+            "a truncated or damaged file, or not a weights file: copy it again"
+        ) from None
     for pre in ("_orig_mod.", "module."):
-        if sd and all(k.startswith(pre) for k in sd): sd = {k[len(pre):]: v for k, v in sd.items()}
+        if sd and all(k.startswith(pre) for k in sd):
+            sd = {k[len(pre) :]: v for k, v in sd.items()}
     return sd
 
 # %% ../../nbs/07a_core.weights.ipynb #c6684779
@@ -291,18 +356,24 @@ COMMON_ARCHS = ("ViT-B-32", "ViT-B-16", "ViT-L-14", "RN50", "ViT-B-32-quickgelu"
 
 def _check_arch(arch: str) -> None:
     "Raise a ValueError listing similar and common names when open_clip does not know `arch`."
-    if not isinstance(arch, str) or not arch: raise ValueError(f"arch must be an open_clip architecture name, got {arch!r}")
-    if arch.startswith(("hf-hub:", "local-dir:")): return
+    if not isinstance(arch, str) or not arch:
+        raise ValueError(f"arch must be an open_clip architecture name, got {arch!r}")
+    if arch.startswith(("hf-hub:", "local-dir:")):
+        return
     names = oc().list_models()
-    if arch.replace("/", "-") in names: return
+    if arch.replace("/", "-") in names:
+        return
     similar = difflib.get_close_matches(arch, names, n=5, cutoff=0.5)
-    raise ValueError(f"unknown architecture {arch!r}; similar: {similar}; this project's tiny configs: "
-                     f"{sorted(ARGENT_MODEL_CONFIGS)}; common: {list(COMMON_ARCHS)}; all {len(names)} names: "
-                     f"open_clip.list_models(); or 'hf-hub:org/repo' (e.g. 'hf-hub:imageomics/bioclip') / 'local-dir:/path'")
+    raise ValueError(
+        f"unknown architecture {arch!r}; similar: {similar}; this project's tiny configs: "
+        f"{sorted(ARGENT_MODEL_CONFIGS)}; common: {list(COMMON_ARCHS)}; all {len(names)} names: "
+        f"open_clip.list_models(); or 'hf-hub:org/repo' (e.g. 'hf-hub:imageomics/bioclip') / 'local-dir:/path'"
+    )
 
 # %% ../../nbs/07a_core.weights.ipynb #86121d50
 class _DropRandomInitWarning(logging.Filter):
-    def filter(self, record): return not str(record.msg).startswith("No pretrained weights loaded")
+    def filter(self, record):
+        return not str(record.msg).startswith("No pretrained weights loaded")
 
 
 @contextlib.contextmanager
@@ -310,8 +381,10 @@ def _quiet_random_init():
     "Silence open_clip's 'No pretrained weights loaded' warning: random towers are what `pretrained=None` asks for."
     root, flt = logging.getLogger(), _DropRandomInitWarning()
     root.addFilter(flt)
-    try: yield
-    finally: root.removeFilter(flt)
+    try:
+        yield
+    finally:
+        root.removeFilter(flt)
 
 # %% ../../nbs/07a_core.weights.ipynb #a5dde486
 def torchscript_to_safetensors(src: str | os.PathLike, dst: str | os.PathLike, allow_torchscript: bool = False) -> Path:
@@ -321,25 +394,33 @@ def torchscript_to_safetensors(src: str | os.PathLike, dst: str | os.PathLike, a
     scripted open_clip model also stores. Loading `src` runs code stored in it: it needs `allow_torchscript=True`, on a
     machine you trust. `dst` is never overwritten."""
     src, dst = str(src), Path(dst)
-    if not _is_torchscript(src): raise ValueError(f"{src} is not a TorchScript archive (torch does not take it for one)")
-    if not allow_torchscript: raise _torchscript_refused(src)
-    if dst.exists(): raise FileExistsError(f"{dst} exists; choose another name for the converted weights")
+    if not _is_torchscript(src):
+        raise ValueError(f"{src} is not a TorchScript archive (torch does not take it for one)")
+    if not allow_torchscript:
+        raise _torchscript_refused(src)
+    if dst.exists():
+        raise FileExistsError(f"{dst} exists; choose another name for the converted weights")
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*torch.jit.load.* is deprecated", category=FutureWarning)
         sd = torch.jit.load(src, map_location="cpu").state_dict()  # TorchScript's own loader, never pickle
-    sd = {k: v.detach().clone().contiguous() for k, v in sd.items()
-          if k not in ("input_resolution", "context_length", "vocab_size") and k.rsplit(".", 1)[-1] != "attn_mask"}
+    sd = {
+        k: v.detach().clone().contiguous()
+        for k, v in sd.items()
+        if k not in ("input_resolution", "context_length", "vocab_size") and k.rsplit(".", 1)[-1] != "attn_mask"
+    }
     save_file(sd, str(dst))
     return dst
 
 # %% ../../nbs/07a_core.weights.ipynb #7f7c8df9
 def _load_torchscript(clip: nn.Module, path: str, allow_torchscript: bool = False) -> None:
     """Load a TorchScript CLIP archive into `clip`, only with `allow_torchscript` and only a file torch takes for one:
-    `torchscript_to_safetensors` into a temporary folder, then open_clip's `load_checkpoint` of that file (it converts the
+    `torchscript_to_safetensors` into a temporary folder, then open_clip's `load_checkpoint` of that file (it converts
+    the
     state dict as for any weights file), so opting in and converting once give the same model. Any key of `clip` the
     archive lacks, or any key it has that `clip` lacks, is an error."""
     with tempfile.TemporaryDirectory(prefix="argent_torchscript_") as d:
         f = torchscript_to_safetensors(path, Path(d) / "weights.safetensors", allow_torchscript=allow_torchscript)
         res = oc().load_checkpoint(clip, str(f), strict=False)
     bad = list(res.missing_keys) + list(res.unexpected_keys)
-    if bad: raise RuntimeError(f"the TorchScript archive {path} does not fit {type(clip).__name__}: keys {bad[:10]}")
+    if bad:
+        raise RuntimeError(f"the TorchScript archive {path} does not fit {type(clip).__name__}: keys {bad[:10]}")

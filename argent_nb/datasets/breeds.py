@@ -21,11 +21,14 @@ BREEDS_FILES = ("dataset_class_info.json", "class_hierarchy.txt", "node_names.tx
 "The files of a BREEDS `info_dir`."
 BREEDS_ROOT = "n00001740"
 "WordNet id of 'entity', the root of the BREEDS hierarchy."
-BREEDS_SUBSETS = {"entity13": dict(level=3, n_subclasses=20, ancestor=None),
-                  "entity30": dict(level=4, n_subclasses=8, ancestor=None),
-                  "living17": dict(level=5, n_subclasses=4, ancestor="n00004258"),
-                  "nonliving26": dict(level=5, n_subclasses=4, ancestor="n00021939")}
+BREEDS_SUBSETS = {
+    "entity13": dict(level=3, n_subclasses=20, ancestor=None),
+    "entity30": dict(level=4, n_subclasses=8, ancestor=None),
+    "living17": dict(level=5, n_subclasses=4, ancestor="n00004258"),
+    "nonliving26": dict(level=5, n_subclasses=4, ancestor="n00021939"),
+}
 "The four BREEDS datasets (robustness' `make_entity13`, ...): superclass level, subclasses each, ancestor."
+
 
 def first_name(name: str) -> str:
     "First synonym of a WordNet-style name list ('bicycle, bike, wheel, cycle' -> 'bicycle')."
@@ -44,22 +47,32 @@ def _longest_levels(g: nx.DiGraph, root: str, lines: Mapping, source: str) -> di
         raise DataFormatError.at(source, f"the hierarchy has a cycle: {shown}")
     level = {root: 0}
     for n in nx.topological_sort(g):
-        for c in g.successors(n): level[c] = max(level.get(c, 0), level[n] + 1)
+        for c in g.successors(n):
+            level[c] = max(level.get(c, 0), level[n] + 1)
     return level
 
 # %% ../../nbs/73_datasets.breeds.ipynb #cdcce622
 class BreedsHierarchy:
-    """The BREEDS class hierarchy: dataset classes, parent -> child edges, node names; levels as `robustness` defines them.
+    """The BREEDS class hierarchy: dataset classes, parent -> child edges, node names; levels as `robustness` defines
+    them.
     Its structure (classes and names, the graph under the root, levels), moving about it (children and parents in file
     order, longest paths, classes below, levels) and its names and `Taxonomy`."""
-    def __init__(self, classes: Sequence, edges: Sequence, names: Mapping, root: str = BREEDS_ROOT,
-                 edge_lines: Mapping | None = None, source: str = "class_hierarchy.txt"):
-        self.classes = [tuple(c) for c in classes]                  # (number, wnid, name)
+
+    def __init__(
+        self,
+        classes: Sequence,
+        edges: Sequence,
+        names: Mapping,
+        root: str = BREEDS_ROOT,
+        edge_lines: Mapping | None = None,
+        source: str = "class_hierarchy.txt",
+    ):
+        self.classes = [tuple(c) for c in classes]  # (number, wnid, name)
         self.class_num = {w: k for k, w, _ in self.classes}
         self.class_wnid = {k: w for k, w, _ in self.classes}
         self.names = {**{w: n for _, w, n in self.classes}, **dict(names)}
         self.root, self._lines, self._source = root, dict(edge_lines or {}), source
-        edges = list(dict.fromkeys((p, c) for p, c in edges))        # file order, repeats dropped
+        edges = list(dict.fromkeys((p, c) for p, c in edges))  # file order, repeats dropped
         full = nx.DiGraph(edges)
         if root not in full or full.out_degree(root) == 0:
             raise DataFormatError.at(source, f"the root {root} never occurs as a parent")
@@ -79,15 +92,18 @@ class BreedsHierarchy:
     def children(self, w: str) -> list:
         "Children of `w` that lead to a dataset class (none below a dataset class), in file order."
         return list(self._eff.successors(w)) if w in self._eff else []
+
     def parents(self, w: str) -> list:
         "Parents of `w` under the root, in file order."
         return list(self.graph.predecessors(w)) if w in self.graph else []
 
     def path(self, w: str) -> tuple:
         "Wnids from level 1 down to `w` along a longest path from the root (first parent in file order on ties)."
-        if w not in self.level: raise KeyError(f"{w} is not under the root {self.root} of this hierarchy")
+        if w not in self.level:
+            raise KeyError(f"{w} is not under the root {self.root} of this hierarchy")
         if w not in self._paths:
-            if w == self.root: self._paths[w] = ()
+            if w == self.root:
+                self._paths[w] = ()
             else:
                 p = next(p for p in self.parents(w) if self.level[p] == self.level[w] - 1)
                 self._paths[w] = self.path(p) + (w,)
@@ -106,8 +122,10 @@ class BreedsHierarchy:
         return sorted(n for n, l in self.level.items() if l == level and (below is None or n in below))
 
     def __repr__(self):
-        return (f"BreedsHierarchy({len(self.classes)} classes ({len(self.unplaced)} unplaced), "
-                f"{len(self.level)} nodes under {self.root} '{self.name(self.root)}', depth {max(self.level.values())})")
+        return (
+            f"BreedsHierarchy({len(self.classes)} classes ({len(self.unplaced)} unplaced), "
+            f"{len(self.level)} nodes under {self.root} '{self.name(self.root)}', depth {max(self.level.values())})"
+        )
 
     def name(self, w: str, full: bool = False) -> str:
         "Name of node `w` (first synonym unless `full`); the wnid itself if it has none."
@@ -118,12 +136,15 @@ class BreedsHierarchy:
         "wnid -> name tuple of its `Taxonomy` node (siblings with equal names get ' (wnid)' appended)."
         tree = {}
         for w in self.placed:
-            for a in self.path(w): tree.setdefault(self.path(a)[-2] if len(self.path(a)) > 1 else self.root, set()).add(a)
+            for a in self.path(w):
+                tree.setdefault(self.path(a)[-2] if len(self.path(a)) > 1 else self.root, set()).add(a)
         label = {}
         for par, kids in tree.items():
             count = {}
-            for k in kids: count[self.name(k, full)] = count.get(self.name(k, full), 0) + 1
-            for k in kids: label[k] = self.name(k, full) + (f" ({k})" if count[self.name(k, full)] > 1 else "")
+            for k in kids:
+                count[self.name(k, full)] = count.get(self.name(k, full), 0) + 1
+            for k in kids:
+                label[k] = self.name(k, full) + (f" ({k})" if count[self.name(k, full)] > 1 else "")
         return {w: tuple(label[a] for a in self.path(w)) for w in label}
 
     def taxonomy(self, classes: Iterable[str] | None = None, full: bool = False) -> Taxonomy:
@@ -131,7 +152,8 @@ class BreedsHierarchy:
         names = self.node_names(full)
         ws = self.placed if classes is None else list(classes)
         bad = [w for w in ws if w not in names]
-        if bad: raise KeyError(f"classes {bad[:5]} are not placed under the root {self.root}")
+        if bad:
+            raise KeyError(f"classes {bad[:5]} are not placed under the root {self.root}")
         paths = [names[w] for w in ws]
         return Taxonomy(paths, rank_names=[f"level {j + 1}" for j in range(max(map(len, paths)))])
 
@@ -139,18 +161,32 @@ class BreedsHierarchy:
 def _read_class_info(p: Path) -> list:
     "The (class number, wnid, name) triplets of `dataset_class_info.json`, checked."
     try:
-        with open_text(p) as f: info = json.load(f)
-    except json.JSONDecodeError as e: raise DataFormatError.at(p, f"invalid JSON at column {e.colno}: {e.msg}", line=e.lineno) from None
+        with open_text(p) as f:
+            info = json.load(f)
+    except json.JSONDecodeError as e:
+        raise DataFormatError.at(p, f"invalid JSON at column {e.colno}: {e.msg}", line=e.lineno) from None
     if not isinstance(info, list) or not info:
-        raise DataFormatError.at(p, f"expected a non-empty JSON list of [class number, wnid, name] triplets, got {type(info).__name__}")
+        raise DataFormatError.at(
+            p, f"expected a non-empty JSON list of [class number, wnid, name] triplets, got {type(info).__name__}"
+        )
     classes, nums, wnids = [], {}, {}
     for k, c in enumerate(info, 1):
-        if not (isinstance(c, list) and len(c) == 3 and isinstance(c[0], int) and not isinstance(c[0], bool)
-                and isinstance(c[1], str) and c[1].strip() and isinstance(c[2], str)):
-            raise DataFormatError.at(p, f"{c!r} is not [class number, wnid, name] like [0, \"n01440764\", \"tench, Tinca tinca\"]",
-                                     entry=k)
-        if c[0] in nums: raise DataFormatError.at(p, f"class number {c[0]} repeats entry {nums[c[0]]}", entry=k)
-        if c[1] in wnids: raise DataFormatError.at(p, f"wnid {c[1]} repeats entry {wnids[c[1]]}", entry=k)
+        if not (
+            isinstance(c, list)
+            and len(c) == 3
+            and isinstance(c[0], int)
+            and not isinstance(c[0], bool)
+            and isinstance(c[1], str)
+            and c[1].strip()
+            and isinstance(c[2], str)
+        ):
+            raise DataFormatError.at(
+                p, f'{c!r} is not [class number, wnid, name] like [0, "n01440764", "tench, Tinca tinca"]', entry=k
+            )
+        if c[0] in nums:
+            raise DataFormatError.at(p, f"class number {c[0]} repeats entry {nums[c[0]]}", entry=k)
+        if c[1] in wnids:
+            raise DataFormatError.at(p, f"wnid {c[1]} repeats entry {wnids[c[1]]}", entry=k)
         nums[c[0]], wnids[c[1]] = k, k
         classes.append((c[0], c[1].strip(), c[2]))
     return classes
@@ -162,11 +198,18 @@ def _read_edges(p: Path) -> tuple[list, dict]:
     with open_text(p) as f:
         for i, line in enumerate(f, 1):
             t = line.split()
-            if not t: continue
-            if len(t) != 2: raise DataFormatError.at(p, f"expected 'parent_wnid child_wnid', found {len(t)} field(s): {line.strip()!r}", line=i)
-            if t[0] == t[1]: raise DataFormatError.at(p, f"{t[0]} is its own parent", line=i)
-            edges.append((t[0], t[1])); lines.setdefault((t[0], t[1]), i)
-    if not edges: raise DataFormatError.at(p, "no edges (empty file)")
+            if not t:
+                continue
+            if len(t) != 2:
+                raise DataFormatError.at(
+                    p, f"expected 'parent_wnid child_wnid', found {len(t)} field(s): {line.strip()!r}", line=i
+                )
+            if t[0] == t[1]:
+                raise DataFormatError.at(p, f"{t[0]} is its own parent", line=i)
+            edges.append((t[0], t[1]))
+            lines.setdefault((t[0], t[1]), i)
+    if not edges:
+        raise DataFormatError.at(p, "no edges (empty file)")
     return edges, lines
 
 # %% ../../nbs/73_datasets.breeds.ipynb #3528506c
@@ -176,7 +219,8 @@ def _read_node_names(p: Path) -> dict:
     with open_text(p) as f:
         for i, line in enumerate(f, 1):
             line = line.rstrip("\r\n")
-            if not line.strip(): continue
+            if not line.strip():
+                continue
             t = line.split("\t", 1)
             if len(t) != 2 or not t[0].strip() or not t[1].strip():
                 raise DataFormatError.at(p, f"expected 'wnid<TAB>name', found {line!r}", line=i)
@@ -191,7 +235,8 @@ def read_breeds_hierarchy(info_dir: str | Path, root: str = BREEDS_ROOT) -> Bree
     "Read a BREEDS `info_dir` (`dataset_class_info.json`, `class_hierarchy.txt`, `node_names.txt`)."
     d = Path(info_dir)
     missing = [f for f in BREEDS_FILES if not (d / f).is_file()]
-    if missing: raise FileNotFoundError(f"{d}: missing BREEDS file(s) {missing}; a BREEDS info_dir holds {list(BREEDS_FILES)}")
+    if missing:
+        raise FileNotFoundError(f"{d}: missing BREEDS file(s) {missing}; a BREEDS info_dir holds {list(BREEDS_FILES)}")
     classes = _read_class_info(d / "dataset_class_info.json")
     edges, lines = _read_edges(d / "class_hierarchy.txt")
     names = _read_node_names(d / "node_names.txt")
@@ -199,42 +244,53 @@ def read_breeds_hierarchy(info_dir: str | Path, root: str = BREEDS_ROOT) -> Bree
 
 # %% ../../nbs/73_datasets.breeds.ipynb #3baf5f64
 class BreedsPair(NamedTuple):
-    "A fine label with its coarse label (a BREEDS superclass), by name and by wnid; `label` is the ImageNet class number."
+    """A fine label with its coarse label (a BREEDS superclass), by name and by wnid; `label` is the ImageNet class
+    number."""
+
     coarse: str
     fine: str
     coarse_wnid: str
     fine_wnid: str
     label: int
-    coarse_label: int    # index of the superclass in the subset
+    coarse_label: int  # index of the superclass in the subset
 
 # %% ../../nbs/73_datasets.breeds.ipynb #bedef255
-def breeds_superclasses(h: BreedsHierarchy, level: int, n_subclasses: int, ancestor: str | None = None,
-                        seed: int = 2) -> tuple[list, list]:
+def breeds_superclasses(
+    h: BreedsHierarchy, level: int, n_subclasses: int, ancestor: str | None = None, seed: int = 2
+) -> tuple[list, list]:
     """Superclasses at `level` (below `ancestor`) with `n_subclasses` dataset classes each, drawn as `robustness`'
-    `get_superclasses(split=None, balanced=True, random_seed=seed)` does. Returns (superclass wnids, subclass wnid lists)."""
+    `get_superclasses(split=None, balanced=True, random_seed=seed)` does. Returns (superclass wnids, subclass wnid
+    lists)."""
     nodes = h.nodes_at_level(level, ancestor)
     desc = [sorted(h.leaves_reachable(n)) for n in nodes]
     keep = [(n, d) for n, d in zip(nodes, desc) if len(d) >= n_subclasses]
     if not keep:
-        raise ValueError(f"no node at level {level}{'' if ancestor is None else ' below ' + ancestor} has "
-                         f">= {n_subclasses} dataset classes below it (levels run 0..{max(h.level.values())})")
+        raise ValueError(
+            f"no node at level {level}{'' if ancestor is None else ' below ' + ancestor} has "
+            f">= {n_subclasses} dataset classes below it (levels run 0..{max(h.level.values())})"
+        )
     rng = np.random.RandomState(seed)
     return [n for n, _ in keep], [[str(w) for w in rng.choice(d, n_subclasses, replace=False)] for _, d in keep]
 
 # %% ../../nbs/73_datasets.breeds.ipynb #d2d4ead1
-def breeds_label_pairs(h: BreedsHierarchy, subset: str | Sequence[str], subclasses: Sequence | None = None,
-                       seed: int = 2) -> list[BreedsPair]:
+def breeds_label_pairs(
+    h: BreedsHierarchy, subset: str | Sequence[str], subclasses: Sequence | None = None, seed: int = 2
+) -> list[BreedsPair]:
     """(coarse, fine) label pairs of a 2-level BREEDS task: `subset` is a name in `BREEDS_SUBSETS` or a list of
     superclass wnids; `subclasses` (per superclass: wnids or ImageNet class numbers) defaults to all classes below."""
     if isinstance(subset, str):
-        if subset not in BREEDS_SUBSETS: raise KeyError(f"unknown BREEDS subset {subset!r}; known: {sorted(BREEDS_SUBSETS)}")
-        if subclasses is not None: raise ValueError("give subclasses only with an explicit list of superclasses")
+        if subset not in BREEDS_SUBSETS:
+            raise KeyError(f"unknown BREEDS subset {subset!r}; known: {sorted(BREEDS_SUBSETS)}")
+        if subclasses is not None:
+            raise ValueError("give subclasses only with an explicit list of superclasses")
         supers, subclasses = breeds_superclasses(h, **BREEDS_SUBSETS[subset], seed=seed)
     else:
         supers = list(subset)
         bad = [s for s in supers if s not in h.level]
-        if bad: raise KeyError(f"superclasses {bad} are not under the root {h.root} of this hierarchy")
-        if subclasses is None: subclasses = [sorted(h.leaves_reachable(s)) for s in supers]
+        if bad:
+            raise KeyError(f"superclasses {bad} are not under the root {h.root} of this hierarchy")
+        if subclasses is None:
+            subclasses = [sorted(h.leaves_reachable(s)) for s in supers]
     if len(subclasses) != len(supers):
         raise ValueError(f"{len(supers)} superclasses but {len(subclasses)} subclass lists")
     pairs, owner = [], {}
@@ -242,7 +298,8 @@ def breeds_label_pairs(h: BreedsHierarchy, subset: str | Sequence[str], subclass
         below = h.leaves_reachable(s)
         for f in fs:
             w = h.class_wnid.get(f) if isinstance(f, (int, np.integer)) else f
-            if w is None: raise KeyError(f"class number {f} is not in dataset_class_info.json")
+            if w is None:
+                raise KeyError(f"class number {f} is not in dataset_class_info.json")
             if w not in below:
                 raise ValueError(f"class {w} ({h.name(w)}) is not below superclass {s} ({h.name(s)})")
             if w in owner and owner[w] != s:

@@ -26,45 +26,65 @@ NEGATIVE_KEYS = ("relation_aug_caption", "adj_aug_caption", "noun_aug_caption", 
 COCO_KEYS = ("image_id", "id", "caption", *NEGATIVE_KEYS, "valid_caption")
 "The keys every record of a training file must have (CE-CLIP's release)."
 PROCESSED_FILE = re.compile(r"processed_dataset(\d+)\.(jsonl|npy)")
-"The shard names: the project's `.jsonl` and the release's pickled `.npy`; shard k holds records k * 50,000 ... of the corpus."
+"""The shard names: the project's `.jsonl` and the release's pickled `.npy`; shard k holds records k * 50,000 ... of the
+corpus."""
+
 
 def processed_files(path) -> list[Path]:
     """The training files at `path`: the file itself, or the `processed_dataset{k}` files of a folder in order of k,
     for each k its `.jsonl` (the project's format) when there is one, else the release's `.npy`."""
     path = Path(path)
-    if path.is_file(): return [path]
-    if not path.is_dir(): raise FileNotFoundError(f"no CE-CLIP training file at {path}: expected a processed_dataset{{k}}.jsonl "
-                                                  f"(or the release's .npy) file or a folder holding them")
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise FileNotFoundError(
+            f"no CE-CLIP training file at {path}: expected a processed_dataset{{k}}.jsonl "
+            f"(or the release's .npy) file or a folder holding them"
+        )
     found = {}
     for p in sorted(path.iterdir()):
-        if (m := PROCESSED_FILE.fullmatch(p.name)) and (int(m.group(1)) not in found or m.group(2) == "jsonl"): found[int(m.group(1))] = p
-    if not found: raise FileNotFoundError(f"no processed_dataset{{k}}.jsonl (or .npy) file in the folder {path}")
+        if (m := PROCESSED_FILE.fullmatch(p.name)) and (int(m.group(1)) not in found or m.group(2) == "jsonl"):
+            found[int(m.group(1))] = p
+    if not found:
+        raise FileNotFoundError(f"no processed_dataset{{k}}.jsonl (or .npy) file in the folder {path}")
     return [found[k] for k in sorted(found)]
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #9c092f4b
 class HNRecord(NamedTuple):
     "One checked record: its image id, annotation id, caption, 4 negatives (placeholders filled) and their validity."
+
     image_id: int
     id: object
     caption: str
     negatives: tuple
     valid: tuple
-    origin: str            # file and entry, for errors
+    origin: str  # file and entry, for errors
+
 
 def check_record(r, path, k: int) -> HNRecord:
     """Record `k` of training file `path`, checked (keys, types, `valid_caption`); errors name file, entry and key.
-    A negative that is '###', equal to the caption, or (relation) has `valid_caption[1] == 0` is invalid and served as the caption."""
-    if not isinstance(r, dict): raise DataFormatError.at(path, f"expected a dict record, found {type(r).__name__}", entry=k)
+    A negative that is '###', equal to the caption, or (relation) has `valid_caption[1] == 0` is invalid and served as
+    the caption."""
+    if not isinstance(r, dict):
+        raise DataFormatError.at(path, f"expected a dict record, found {type(r).__name__}", entry=k)
     missing = [key for key in COCO_KEYS if key not in r]
-    if missing: raise DataFormatError.at(path, f"missing key(s) {missing} (found keys {sorted(r)})", entry=k, field=missing[0])
+    if missing:
+        raise DataFormatError.at(path, f"missing key(s) {missing} (found keys {sorted(r)})", entry=k, field=missing[0])
     iid = r["image_id"]
     if isinstance(iid, (bool, np.bool_)) or not isinstance(iid, (int, np.integer)) or iid < 0:
-        raise DataFormatError.at(path, f"expected a non-negative integer COCO image id, found {iid!r}", entry=k, field="image_id")
+        raise DataFormatError.at(
+            path, f"expected a non-negative integer COCO image id, found {iid!r}", entry=k, field="image_id"
+        )
     for key in ("caption", *NEGATIVE_KEYS):
-        if not isinstance(r[key], str): raise DataFormatError.at(path, f"expected a string, found {type(r[key]).__name__} {r[key]!r}"[:200], entry=k, field=key)
+        if not isinstance(r[key], str):
+            raise DataFormatError.at(
+                path, f"expected a string, found {type(r[key]).__name__} {r[key]!r}"[:200], entry=k, field=key
+            )
     v = r["valid_caption"]
     if not isinstance(v, (list, tuple, np.ndarray)) or len(v) != 5 or any(x not in (0, 1) for x in v):
-        raise DataFormatError.at(path, f"expected 5 flags [1, r, 1, 1, 1] (0 or 1), found {v!r}", entry=k, field="valid_caption")
+        raise DataFormatError.at(
+            path, f"expected 5 flags [1, r, 1, 1, 1] (0 or 1), found {v!r}", entry=k, field="valid_caption"
+        )
     cap = r["caption"]
     ok = [r[key] not in (MISSING_RELATION, cap) for key in NEGATIVE_KEYS]
     ok[0] = ok[0] and int(v[1]) == 1
@@ -75,55 +95,87 @@ def check_record(r, path, k: int) -> HNRecord:
 MAX_LINE = 1 << 20
 "The longest line a training file may hold (a record is a few hundred characters)."
 
+
 def read_jsonl_records(path) -> list:
-    "The records of a training file in the project's format: one JSON object per line (blank lines skipped); errors name the line."
+    """The records of a training file in the project's format: one JSON object per line (blank lines skipped); errors
+    name the line."""
     path, out, n = Path(path), [], 0
     with open_text(path) as f:
         try:
-            while line := f.readline(MAX_LINE + 1):         # bounded: one endless line is not read whole
+            while line := f.readline(MAX_LINE + 1):  # bounded: one endless line is not read whole
                 n += 1
-                if len(line) > MAX_LINE: raise DataFormatError.at(path, f"a line over {MAX_LINE:,} characters; expected one JSON record (under 1 kB) per line", line=n)
-                if line.strip(): out.append(json.loads(line))
+                if len(line) > MAX_LINE:
+                    raise DataFormatError.at(
+                        path,
+                        f"a line over {MAX_LINE:,} characters; expected one JSON record (under 1 kB) per line",
+                        line=n,
+                    )
+                if line.strip():
+                    out.append(json.loads(line))
         except json.JSONDecodeError as e:
-            raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno}); expected one JSON record per line", line=n) from None
-        except RecursionError: raise DataFormatError.at(path, "JSON nested too deeply to read; expected one flat record per line", line=n) from None
+            raise DataFormatError.at(
+                path, f"malformed JSON ({e.msg}, column {e.colno}); expected one JSON record per line", line=n
+            ) from None
+        except RecursionError:
+            raise DataFormatError.at(
+                path, "JSON nested too deeply to read; expected one flat record per line", line=n
+            ) from None
     return out
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #e1a7c3d0
-PICKLED = ("a pickled numpy file (CE-CLIP's release format): reading it runs code stored in the file, so it is not read. "
-           "If you trust it, convert it once: python -m argent_nb.datasets.coco_hn convert {path} OUT.jsonl "
-           "(or read it as it is, running that code, with allow_pickle=True; the trainer: data.allow_pickle=true)")
+PICKLED = (
+    "a pickled numpy file (CE-CLIP's release format): reading it runs code stored in the file, so it is not read. "
+    "If you trust it, convert it once: python -m argent_nb.datasets.coco_hn convert {path} OUT.jsonl "
+    "(or read it as it is, running that code, with allow_pickle=True; the trainer: data.allow_pickle=true)"
+)
 "The one line that refuses a training file which needs pickle, without the opt-in."
+
 
 def read_release_npy(path, allow_pickle: bool = False) -> list:
     """The records of the release's `processed_dataset{k}.npy` (`np.save` of an object array of dicts). Such a file is a
-    pickle: without `allow_pickle` it is refused unread (`PICKLED`); with it numpy unpickles it, running what it holds."""
+    pickle: without `allow_pickle` it is refused unread (`PICKLED`); with it numpy unpickles it, running what it
+    holds."""
     path = Path(path)
-    with open(path, "rb") as f: head = f.read(6)
-    bad = lambda why: DataFormatError.at(path, f"not a readable numpy file ({why}); expected np.save of a list of dicts")
-    pickled = head[:1] == b"\x80"                                  # a bare pickle: np.load would unpickle it
+    with open(path, "rb") as f:
+        head = f.read(6)
+    bad = lambda why: DataFormatError.at(
+        path, f"not a readable numpy file ({why}); expected np.save of a list of dicts"
+    )
+    pickled = head[:1] == b"\x80"  # a bare pickle: np.load would unpickle it
     if head == b"\x93NUMPY":
-        try: arr = np.load(path, allow_pickle=False)                 # an object array stops at its header: nothing unpickled
+        try:
+            arr = np.load(path, allow_pickle=False)  # an object array stops at its header: nothing unpickled
         except ValueError as e:
-            if "allow_pickle" not in str(e): raise bad(f"{type(e).__name__}: {e}") from None
+            if "allow_pickle" not in str(e):
+                raise bad(f"{type(e).__name__}: {e}") from None
             pickled = True
-        except Exception as e: raise bad(f"{type(e).__name__}: {e}") from None
-    elif not pickled: raise bad("no numpy header")
+        except Exception as e:
+            raise bad(f"{type(e).__name__}: {e}") from None
+    elif not pickled:
+        raise bad("no numpy header")
     if pickled:
-        if not allow_pickle: raise DataFormatError.at(path, PICKLED.format(path=path))
-        try: arr = np.load(path, allow_pickle=True)
-        except Exception as e: raise bad(f"{type(e).__name__}: {e}") from None
+        if not allow_pickle:
+            raise DataFormatError.at(path, PICKLED.format(path=path))
+        try:
+            arr = np.load(path, allow_pickle=True)
+        except Exception as e:
+            raise bad(f"{type(e).__name__}: {e}") from None
     if not isinstance(arr, np.ndarray) or arr.ndim != 1 or arr.dtype != object:
-        raise DataFormatError.at(path, f"expected a 1-D object array of dicts (np.save of a list of records), found "
-                                       f"{getattr(arr, 'dtype', type(arr).__name__)} of shape {getattr(arr, 'shape', '?')}")
+        raise DataFormatError.at(
+            path,
+            f"expected a 1-D object array of dicts (np.save of a list of records), found "
+            f"{getattr(arr, 'dtype', type(arr).__name__)} of shape {getattr(arr, 'shape', '?')}",
+        )
     return arr.tolist()
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #f2b8d4e1
 def read_processed(path, allow_pickle: bool = False) -> list:
     """The records of one training file: a `.npy` is the release's pickled format (`read_release_npy`, refused without
-    `allow_pickle`), any other file the project's JSON lines (`read_jsonl_records`): no other path unpickles anything."""
+    `allow_pickle`), any other file the project's JSON lines (`read_jsonl_records`): no other path unpickles
+    anything."""
     path = Path(path)
     return read_release_npy(path, allow_pickle) if path.suffix == ".npy" else read_jsonl_records(path)
+
 
 def read_coco_hn(path, allow_pickle: bool = False) -> list[HNRecord]:
     "The checked records (`check_record`) of the training files at `path` (`processed_files`), in order."
@@ -131,23 +183,38 @@ def read_coco_hn(path, allow_pickle: bool = False) -> list[HNRecord]:
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #a3c91e02
 def to_plain(v, path, k: int, key: str):
-    "A record's value as JSON data: numpy numbers and arrays as Python numbers and lists; what JSON cannot hold is an error naming entry and key."
-    if isinstance(v, np.ndarray): v = v.tolist()
-    elif isinstance(v, np.generic): v = v.item()
-    if isinstance(v, (list, tuple)): return [to_plain(x, path, k, key) for x in v]
-    if isinstance(v, dict) and all(isinstance(a, str) for a in v): return {a: to_plain(x, path, k, key) for a, x in v.items()}
-    if v is None or isinstance(v, (bool, int, str)) or (isinstance(v, float) and math.isfinite(v)): return v
-    raise DataFormatError.at(path, f"a {type(v).__name__} value ({v!r}"[:160] + "), which JSON cannot hold", entry=k, field=key)
+    """A record's value as JSON data: numpy numbers and arrays as Python numbers and lists; what JSON cannot hold is an
+    error naming entry and key."""
+    if isinstance(v, np.ndarray):
+        v = v.tolist()
+    elif isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, (list, tuple)):
+        return [to_plain(x, path, k, key) for x in v]
+    if isinstance(v, dict) and all(isinstance(a, str) for a in v):
+        return {a: to_plain(x, path, k, key) for a, x in v.items()}
+    if v is None or isinstance(v, (bool, int, str)) or (isinstance(v, float) and math.isfinite(v)):
+        return v
+    raise DataFormatError.at(
+        path, f"a {type(v).__name__} value ({v!r}"[:160] + "), which JSON cannot hold", entry=k, field=key
+    )
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #a3c91e0a
 def write_records(records, path) -> Path:
-    """Write `records` (dicts) as the project's training file (`read_jsonl_records` reads it): one JSON object per line, in
+    """Write `records` (dicts) as the project's training file (`read_jsonl_records` reads it): one JSON object per
+    line, in
     each record's key order, UTF-8; values through `to_plain`. Written beside `path` and renamed into place."""
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     lines = []
     for k, r in enumerate(records):
-        if not isinstance(r, dict): raise DataFormatError.at(path, f"expected a dict record, found {type(r).__name__}", entry=k)
-        lines.append(json.dumps({str(a): to_plain(v, path, k, str(a)) for a, v in r.items()}, ensure_ascii=False, allow_nan=False))
+        if not isinstance(r, dict):
+            raise DataFormatError.at(path, f"expected a dict record, found {type(r).__name__}", entry=k)
+        lines.append(
+            json.dumps(
+                {str(a): to_plain(v, path, k, str(a)) for a, v in r.items()}, ensure_ascii=False, allow_nan=False
+            )
+        )
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text("".join(l + "\n" for l in lines), encoding="utf-8")
     os.replace(tmp, path)
@@ -155,65 +222,117 @@ def write_records(records, path) -> Path:
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #a3c91e04
 def convert_release(src, out) -> list[Path]:
-    """Convert CE-CLIP's release files at `src` (a `processed_dataset{k}.npy`, or a folder: its `processed_dataset{k}.npy`
+    """Convert CE-CLIP's release files at `src` (a `processed_dataset{k}.npy`, or a folder: its
+    `processed_dataset{k}.npy`
     files) into the project's format: `out` is a `.jsonl` file (one source file) or a folder that gets
     `processed_dataset{k}.jsonl` per source file. Reading the source unpickles it, which runs any code it holds: convert
     only files you trust. Every record is checked before anything is written; an existing file is never overwritten."""
     src, out = Path(src), Path(out)
     if src.is_dir():
-        found = sorted((int(m.group(1)), p) for p in src.iterdir() if (m := PROCESSED_FILE.fullmatch(p.name)) and m.group(2) == "npy")
-        if not found: raise FileNotFoundError(f"no processed_dataset{{k}}.npy file in the folder {src}")
+        found = sorted(
+            (int(m.group(1)), p)
+            for p in src.iterdir()
+            if (m := PROCESSED_FILE.fullmatch(p.name)) and m.group(2) == "npy"
+        )
+        if not found:
+            raise FileNotFoundError(f"no processed_dataset{{k}}.npy file in the folder {src}")
         files = [p for _, p in found]
-    elif src.is_file(): files = [src]
-    else: raise FileNotFoundError(f"no CE-CLIP release file at {src}")
-    if out.suffix == ".jsonl" and len(files) > 1: raise ValueError(f"{src} holds {len(files)} files: OUT must be a folder, not {out}")
+    elif src.is_file():
+        files = [src]
+    else:
+        raise FileNotFoundError(f"no CE-CLIP release file at {src}")
+    if out.suffix == ".jsonl" and len(files) > 1:
+        raise ValueError(f"{src} holds {len(files)} files: OUT must be a folder, not {out}")
     targets = [out] if out.suffix == ".jsonl" else [out / f"{f.stem}.jsonl" for f in files]
-    if there := [t for t in targets if t.exists()]: raise FileExistsError(f"{there[0]} exists: not overwritten (remove it or choose another OUT)")
+    if there := [t for t in targets if t.exists()]:
+        raise FileExistsError(f"{there[0]} exists: not overwritten (remove it or choose another OUT)")
     records = [read_release_npy(f, allow_pickle=True) for f in files]
     for f, recs in zip(files, records):
-        for k, r in enumerate(recs): check_record(r, f, k)
+        for k, r in enumerate(recs):
+            check_record(r, f, k)
     return [write_records(recs, t) for recs, t in zip(records, targets)]
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #a3c91e07
 def main(argv: list[str] | None = None):
-    "`python -m argent_nb.datasets.coco_hn convert IN OUT`: the one-time conversion of trusted release files (`convert_release`)."
-    p = argparse.ArgumentParser(prog="python -m argent_nb.datasets.coco_hn", description="CE-CLIP's training files (COCO + hard negatives).")
+    """`python -m argent_nb.datasets.coco_hn convert IN OUT`: the one-time conversion of trusted release files
+    (`convert_release`)."""
+    p = argparse.ArgumentParser(
+        prog="python -m argent_nb.datasets.coco_hn", description="CE-CLIP's training files (COCO + hard negatives)."
+    )
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("convert", help="convert the release's pickled processed_dataset{k}.npy into the project's JSON lines",
-                       description="Convert CE-CLIP's release files (processed_dataset{k}.npy: pickled numpy) into the project's "
-                       "training format (processed_dataset{k}.jsonl: JSON lines, read without pickle). Reading IN unpickles it, "
-                       "which RUNS ANY CODE STORED IN THE FILE: convert only files you trust. The output is never overwritten.")
+    c = sub.add_parser(
+        "convert",
+        help="convert the release's pickled processed_dataset{k}.npy into the project's JSON lines",
+        description="Convert CE-CLIP's release files (processed_dataset{k}.npy: pickled numpy) into the project's "
+        "training format (processed_dataset{k}.jsonl: JSON lines, read without pickle). Reading IN unpickles it, "
+        "which RUNS ANY CODE STORED IN THE FILE: convert only files you trust. The output is never overwritten.",
+    )
     c.add_argument("src", metavar="IN", help="a processed_dataset{k}.npy file, or a folder of them")
-    c.add_argument("out", metavar="OUT", help="a .jsonl file (one IN file), or a folder: it gets processed_dataset{k}.jsonl per IN file")
+    c.add_argument(
+        "out",
+        metavar="OUT",
+        help="a .jsonl file (one IN file), or a folder: it gets processed_dataset{k}.jsonl per IN file",
+    )
     a = p.parse_args(sys.argv[1:] if argv is None else argv)
-    try: written = convert_release(a.src, a.out)
+    try:
+        written = convert_release(a.src, a.out)
     except (DataFormatError, ValueError, FileNotFoundError, FileExistsError) as e:
-        print(f"{p.prog}: error: {e}", file=sys.stderr); sys.exit(2)
-    for w in written: print(f"wrote {w} ({sum(1 for _ in open_text(w))} records)")
+        print(f"{p.prog}: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    for w in written:
+        print(f"wrote {w} ({sum(1 for _ in open_text(w))} records)")
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #69c1a8d1
 class COCOHardNegatives(Dataset):
     """CE-CLIP's training files at `path` (a `processed_dataset{k}.jsonl` or a folder of them) as sample dicts keyed by
     `Batch` fields: the record's image, caption and its 4 negatives in `HARD_NEGATIVE_TYPES` order with their mask.
     The checked records are the first `n` at `path`; their images are `image_root/COCO_{coco_split}_{image_id:012d}.jpg`
-    (the release: train2014 for `split='train'`, else val2014). The release's pickled `.npy` is read only with `allow_pickle`
+    (the release: train2014 for `split='train'`, else val2014). The release's pickled `.npy` is read only with
+    `allow_pickle`
     (it runs code stored in the file); convert it once instead (`convert_release`)."""
-    provides = frozenset({"index", "images", "captions", "hard_negatives", "hard_negative_types", "hard_negatives_valid"})
 
-    def __init__(self, path, split: str = "train", image_root=None, image_size: int | None = 224, n: int | None = None,
-                 seed: int = 0, fields: Iterable[str] | None = None, transform=None, check_images: bool = True,
-                 coco_split: str | None = None, allow_pickle: bool = False):
-        self.path, self.split, self.image_size, self.seed, self.transform = Path(path), split, image_size, int(seed), transform
-        self.coco_split = coco_split or ("train2014" if split == "train" else "val2014")    # the release's rule
+    provides = frozenset(
+        {"index", "images", "captions", "hard_negatives", "hard_negative_types", "hard_negatives_valid"}
+    )
+
+    def __init__(
+        self,
+        path,
+        split: str = "train",
+        image_root=None,
+        image_size: int | None = 224,
+        n: int | None = None,
+        seed: int = 0,
+        fields: Iterable[str] | None = None,
+        transform=None,
+        check_images: bool = True,
+        coco_split: str | None = None,
+        allow_pickle: bool = False,
+    ):
+        self.path, self.split, self.image_size, self.seed, self.transform = (
+            Path(path),
+            split,
+            image_size,
+            int(seed),
+            transform,
+        )
+        self.coco_split = coco_split or ("train2014" if split == "train" else "val2014")  # the release's rule
         base = self.path if self.path.is_dir() else self.path.parent
         self.image_root = Path(image_root) if image_root is not None else base / self.coco_split
-        self.records = read_coco_hn(self.path, allow_pickle)[:None if n is None else int(n)]
-        if not self.records: raise ValueError(f"{self!r} has no records")
-        self.fields = check_fields(self.provides, self.provides if fields is None else fields, repr(self), "the `fields` argument")
-        if check_images and "images" in self.fields: self.check_images()
+        self.records = read_coco_hn(self.path, allow_pickle)[: None if n is None else int(n)]
+        if not self.records:
+            raise ValueError(f"{self!r} has no records")
+        self.fields = check_fields(
+            self.provides, self.provides if fields is None else fields, repr(self), "the `fields` argument"
+        )
+        if check_images and "images" in self.fields:
+            self.check_images()
 
-    def __len__(self): return len(self.records)
-    def __repr__(self): return f"COCOHardNegatives({str(self.path)!r}, {self.split!r}, n={len(getattr(self, 'records', []))})"
+    def __len__(self):
+        return len(self.records)
+
+    def __repr__(self):
+        return f"COCOHardNegatives({str(self.path)!r}, {self.split!r}, n={len(getattr(self, 'records', []))})"
 
     def image_path(self, i: int) -> Path:
         return self.image_root / f"COCO_{self.coco_split}_{self.records[i].image_id:012d}.jpg"
@@ -221,31 +340,55 @@ class COCOHardNegatives(Dataset):
     def check_images(self):
         "Raise a `DataFormatError` naming training file, entry and key of the missing images (the first 3)."
         bad = [i for i in range(len(self)) if not self.image_path(i).is_file()]
-        if bad: raise DataFormatError(f"{len(bad)} of {len(self)} images are missing under {self.image_root}: " + "; ".join(
-            f"{self.records[i].origin}, field 'image_id': no image file {self.image_path(i).name}" for i in bad[:3])
-            + (" ..." if len(bad) > 3 else ""))
+        if bad:
+            raise DataFormatError(
+                f"{len(bad)} of {len(self)} images are missing under {self.image_root}: "
+                + "; ".join(
+                    f"{self.records[i].origin}, field 'image_id': no image file {self.image_path(i).name}"
+                    for i in bad[:3]
+                )
+                + (" ..." if len(bad) > 3 else "")
+            )
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
-        if not 0 <= i < len(self): raise IndexError(f"index {i} out of range for {self!r}")
+        if not 0 <= i < len(self):
+            raise IndexError(f"index {i} out of range for {self!r}")
         r, out = self.records[i], {"index": i, "captions": self.records[i].caption}
         if "images" in self.fields:
             p = self.image_path(i)
-            if not p.is_file(): raise DataFormatError(f"{r.origin}, field 'image_id': no image file {p}")
+            if not p.is_file():
+                raise DataFormatError(f"{r.origin}, field 'image_id': no image file {p}")
             img = load_image(p, self.image_size)
             out["images"] = self.transform(img) if self.transform is not None else img
-        out.update(hard_negatives=list(r.negatives), hard_negative_types=list(range(len(HARD_NEGATIVE_TYPES))),
-                   hard_negatives_valid=list(r.valid))
+        out.update(
+            hard_negatives=list(r.negatives),
+            hard_negative_types=list(range(len(HARD_NEGATIVE_TYPES))),
+            hard_negatives_valid=list(r.valid),
+        )
         return {k: v for k, v in out.items() if k in self.fields or k == "index"}
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #0ab91364
 def _build_coco_hn(cfg, fields=None):
-    """The `DatasetSpec.build` of `data.name=coco_hn`: `COCOHardNegatives` from the data config, once `data.path` is set;
+    """The `DatasetSpec.build` of `data.name=coco_hn`: `COCOHardNegatives` from the data config, once `data.path` is
+    set;
     the release's pickled `.npy` only with `data.allow_pickle=true` (a config without that key: never)."""
-    if cfg.path is None: raise ValueError("data.name=coco_hn needs data.path: a processed_dataset{k}.jsonl file or the "
-                                          "folder holding them; data.image_root: the COCO train2014 folder (see data/coco_hn)")
-    return COCOHardNegatives(cfg.path, cfg.split, image_root=cfg.image_root, image_size=cfg.image_size, n=cfg.n,
-                             seed=cfg.seed, fields=fields, allow_pickle=cfg.allow_pickle)
+    if cfg.path is None:
+        raise ValueError(
+            "data.name=coco_hn needs data.path: a processed_dataset{k}.jsonl file or the "
+            "folder holding them; data.image_root: the COCO train2014 folder (see data/coco_hn)"
+        )
+    return COCOHardNegatives(
+        cfg.path,
+        cfg.split,
+        image_root=cfg.image_root,
+        image_size=cfg.image_size,
+        n=cfg.n,
+        seed=cfg.seed,
+        fields=fields,
+        allow_pickle=cfg.allow_pickle,
+    )
+
 
 DATASETS.register(DatasetSpec("coco_hn", lambda cfg: COCOHardNegatives.provides, _build_coco_hn))
 

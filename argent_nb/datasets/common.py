@@ -18,20 +18,35 @@ __all__ = ['where', 'DataFormatError', 'find_non_utf8', 'not_utf8_error', 'TextF
            'load_image', 'check_folder', 'open_first_images']
 
 # %% ../../nbs/70_datasets.common.ipynb #15854e63
-def where(path, row: int | None = None, line: int | None = None, entry: int | None = None,
-          sample: str | None = None, field: str | None = None) -> str:
+def where(
+    path,
+    row: int | None = None,
+    line: int | None = None,
+    entry: int | None = None,
+    sample: str | None = None,
+    field: str | None = None,
+) -> str:
     """How a data error names its place: `<path>: <data row / line / entry / sample>, <column or field>`."""
     loc = []
-    if row is not None: loc.append(f"data row {row} (1-based, header not counted" + (f"; ends on line {line})" if line is not None else ")"))
-    elif line is not None: loc.append(f"line {line}")
-    if entry is not None: loc.append(f"entry {entry}")
-    if sample is not None: loc.append(f"sample {sample!r}")
-    if field is not None: loc.append(f"{'column' if row is not None else 'field'} {field!r}")
+    if row is not None:
+        loc.append(
+            f"data row {row} (1-based, header not counted" + (f"; ends on line {line})" if line is not None else ")")
+        )
+    elif line is not None:
+        loc.append(f"line {line}")
+    if entry is not None:
+        loc.append(f"entry {entry}")
+    if sample is not None:
+        loc.append(f"sample {sample!r}")
+    if field is not None:
+        loc.append(f"{'column' if row is not None else 'field'} {field!r}")
     return f"{path}: {', '.join(loc)}" if loc else str(path)
 
 # %% ../../nbs/70_datasets.common.ipynb #e5d2a396
 class DataFormatError(ValueError):
-    "A data file is not in the format its loader expects; the message names the file and the row, line, entry or sample."
+    """A data file is not in the format its loader expects; the message names the file and the row, line, entry or
+    sample."""
+
     @classmethod
     def at(cls, path, what: str, **loc) -> DataFormatError:
         "The error `<where(path, **loc)>: <what>`; `loc` as in `where` (row, line, entry, sample, field)."
@@ -40,74 +55,125 @@ class DataFormatError(ValueError):
 # %% ../../nbs/70_datasets.common.ipynb #55d6bea6
 def find_non_utf8(chunks) -> tuple[int, int, str] | None:
     """Where the bytes `chunks` (byte strings read in order from one file) first stop being UTF-8: (1-based line, byte
-    offset, what is there), or None if they all decode. Lines end at the newline byte, which no multi-byte UTF-8 character holds."""
+    offset, what is there), or None if they all decode. Lines end at the newline byte, which no multi-byte UTF-8
+    character holds."""
     off, line, rest = 0, 1, b""
     for chunk in itertools.chain(chunks, [None]):
         buf = rest + (chunk or b"")
-        cut = len(buf) if chunk is None else buf.rfind(b"\n") + 1          # whole lines now, the rest with the next chunk
+        cut = len(buf) if chunk is None else buf.rfind(b"\n") + 1  # whole lines now, the rest with the next chunk
         part, rest = buf[:cut], buf[cut:]
-        try: part.decode("utf-8")
+        try:
+            part.decode("utf-8")
         except UnicodeDecodeError as e:
             at = off + e.start
-            return line + part.count(b"\n", 0, e.start), at, f"byte 0x{part[e.start]:02x} at byte offset {at} ({e.reason})"
+            return (
+                line + part.count(b"\n", 0, e.start),
+                at,
+                f"byte 0x{part[e.start]:02x} at byte offset {at} ({e.reason})",
+            )
         off, line = off + len(part), line + part.count(b"\n")
     return None
 
 # %% ../../nbs/70_datasets.common.ipynb #f70a9a18
 def not_utf8_error(path: str | Path) -> DataFormatError:
-    """The one-line error for a text file (`.gz`: its decompressed text) that is not UTF-8: the file, the line of the first
+    """The one-line error for a text file (`.gz`: its decompressed text) that is not UTF-8: the file, the line of the
+    first
     bad byte, the byte and its offset (`find_non_utf8`, reading the file again), and what was expected."""
     path = Path(path)
     with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as f:
         bad = find_non_utf8(iter(lambda: f.read(1 << 20), b""))
-    if bad is None: return DataFormatError.at(path, "not UTF-8 text; expected a UTF-8 text file")   # it was changed meanwhile
+    if bad is None:
+        return DataFormatError.at(path, "not UTF-8 text; expected a UTF-8 text file")  # it was changed meanwhile
     line, _, what = bad
-    return DataFormatError.at(path, f"not UTF-8 text: {what}{' of the decompressed text' if path.suffix == '.gz' else ''}; "
-                                    "expected a UTF-8 text file (save it as UTF-8)", line=line)
+    return DataFormatError.at(
+        path,
+        f"not UTF-8 text: {what}{' of the decompressed text' if path.suffix == '.gz' else ''}; "
+        "expected a UTF-8 text file (save it as UTF-8)",
+        line=line,
+    )
 
 # %% ../../nbs/70_datasets.common.ipynb #8691e0ed
 class TextFile:
-    """A text file opened by `open_text`, read as any text file is (`read`, `readline`, iteration, `with`): bytes that are
-    not UTF-8 raise `not_utf8_error` (the file and the line), a damaged `.gz` stream a `DataFormatError` naming the file,
+    """A text file opened by `open_text`, read as any text file is (`read`, `readline`, iteration, `with`): bytes that
+    are
+    not UTF-8 raise `not_utf8_error` (the file and the line), a damaged `.gz` stream a `DataFormatError` naming the
+    file,
     in place of a bare `UnicodeDecodeError` / `BadGzipFile` that names neither."""
-    def __init__(self, f, path: Path): self.f, self.path = f, Path(path)
+
+    def __init__(self, f, path: Path):
+        self.f, self.path = f, Path(path)
+
     def _call(self, fn, *a):
-        try: return fn(*a)
-        except UnicodeDecodeError: raise not_utf8_error(self.path) from None
+        try:
+            return fn(*a)
+        except UnicodeDecodeError:
+            raise not_utf8_error(self.path) from None
         except (gzip.BadGzipFile, EOFError, zlib.error) as e:
-            raise DataFormatError(f"{self.path} is not a readable gzip file ({type(e).__name__}: {e}); expected gzip-compressed text") from None
-    def read(self, size: int = -1) -> str: return self._call(self.f.read, size)
-    def readline(self, size: int = -1) -> str: return self._call(self.f.readline, size)
-    def readlines(self) -> list: return list(self)
-    def __iter__(self): return self
-    def __next__(self) -> str: return self._call(self.f.__next__)
-    def close(self): self.f.close()
-    def __enter__(self): return self
-    def __exit__(self, *exc): self.f.close()
-    def __getattr__(self, name): return getattr(self.f, name)          # name, closed, seek, ...
+            raise DataFormatError(
+                f"{self.path} is not a readable gzip file ({type(e).__name__}: {e}); expected gzip-compressed text"
+            ) from None
+
+    def read(self, size: int = -1) -> str:
+        return self._call(self.f.read, size)
+
+    def readline(self, size: int = -1) -> str:
+        return self._call(self.f.readline, size)
+
+    def readlines(self) -> list:
+        return list(self)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        return self._call(self.f.__next__)
+
+    def close(self):
+        self.f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)  # name, closed, seek, ...
 
 # %% ../../nbs/70_datasets.common.ipynb #a19bfd87
 def open_text(path: str | Path) -> TextFile:
-    """Open a text file for reading (UTF-8, BOM dropped), decompressing `.gz` files; `newline=''` as `csv` wants. Bytes that
+    """Open a text file for reading (UTF-8, BOM dropped), decompressing `.gz` files; `newline=''` as `csv` wants. Bytes
+    that
     are not UTF-8 are a `DataFormatError` naming the file and the line (`TextFile`)."""
     path = Path(path)
-    if path.is_dir(): raise DataFormatError(f"{path} is a folder, expected a data file")
-    if path.exists() and not path.is_file(): raise DataFormatError(f"{path} is not a regular file (a device, pipe or socket); expected a data file")
-    if not path.is_file(): raise FileNotFoundError(f"data file {path} does not exist")
-    if path.suffix == ".gz": return TextFile(gzip.open(path, "rt", encoding="utf-8-sig", newline=""), path)
+    if path.is_dir():
+        raise DataFormatError(f"{path} is a folder, expected a data file")
+    if path.exists() and not path.is_file():
+        raise DataFormatError(f"{path} is not a regular file (a device, pipe or socket); expected a data file")
+    if not path.is_file():
+        raise FileNotFoundError(f"data file {path} does not exist")
+    if path.suffix == ".gz":
+        return TextFile(gzip.open(path, "rt", encoding="utf-8-sig", newline=""), path)
     return TextFile(open(path, encoding="utf-8-sig", newline=""), path)
 
 # %% ../../nbs/70_datasets.common.ipynb #e92b6dd8
 def read_json(path: str | Path):
-    "The JSON document in `path` (`open_text`: UTF-8, BOM dropped, `.gz`); malformed or too deeply nested JSON is a `DataFormatError` naming the line."
+    """The JSON document in `path` (`open_text`: UTF-8, BOM dropped, `.gz`); malformed or too deeply nested JSON is a
+    `DataFormatError` naming the line."""
     path = Path(path)
     with open_text(path) as f:
-        try: return json.load(f)
-        except json.JSONDecodeError as e: raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno})", line=e.lineno) from None
-        except RecursionError: raise DataFormatError.at(path, "JSON nested too deeply to read; expected a data file's few levels") from None
+        try:
+            return json.load(f)
+        except json.JSONDecodeError as e:
+            raise DataFormatError.at(path, f"malformed JSON ({e.msg}, column {e.colno})", line=e.lineno) from None
+        except RecursionError:
+            raise DataFormatError.at(
+                path, "JSON nested too deeply to read; expected a data file's few levels"
+            ) from None
 
 # %% ../../nbs/70_datasets.common.ipynb #d56f4d91
 _KINDS = {str: "a non-empty string", int: "an integer", float: "a number", list: "a list", dict: "a JSON object"}
+
 
 def json_field(obj, key: str, path, typ: type | tuple = str, *, at: str = "", blank: bool = False, **loc):
     """`obj[key]` of a parsed JSON object, checked to be a `typ` (a type or a tuple of types; a bool never counts, a
@@ -115,8 +181,11 @@ def json_field(obj, key: str, path, typ: type | tuple = str, *, at: str = "", bl
     `at.key`."""
     name = f"{at}.{key}" if at else key
     if not isinstance(obj, dict):
-        raise DataFormatError.at(path, f"expected a JSON object, got {type(obj).__name__} {str(obj)[:80]!r}", field=at or None, **loc)
-    if key not in obj: raise DataFormatError.at(path, f"missing key {key!r} (found keys {sorted(obj)})", field=name, **loc)
+        raise DataFormatError.at(
+            path, f"expected a JSON object, got {type(obj).__name__} {str(obj)[:80]!r}", field=at or None, **loc
+        )
+    if key not in obj:
+        raise DataFormatError.at(path, f"missing key {key!r} (found keys {sorted(obj)})", field=name, **loc)
     v, typs = obj[key], typ if isinstance(typ, tuple) else (typ,)
     if isinstance(v, bool) or not isinstance(v, typs) or (isinstance(v, str) and not blank and not v.strip()):
         want = " or ".join(_KINDS.get(t, t.__name__) for t in typs)
@@ -138,45 +207,67 @@ def read_csv_rows(path: str | Path, required: Sequence[str], max_rows: int | Non
             header = [h.strip() for h in header]
             missing = [c for c in required if c not in header]
             if missing:
-                raise DataFormatError.at(path, f"missing column(s) {missing}; expected columns {list(required)}, found {header}")
+                raise DataFormatError.at(
+                    path, f"missing column(s) {missing}; expected columns {list(required)}, found {header}"
+                )
             rows, k = [], 0
             for row in reader:
-                if not row: continue                         # blank line
-                if max_rows is not None and k >= max_rows: break
+                if not row:
+                    continue  # blank line
+                if max_rows is not None and k >= max_rows:
+                    break
                 k += 1
                 if len(row) != len(header):
-                    raise DataFormatError.at(path, f"{len(row)} field(s), expected {len(header)} ({header}): {row!r}"[:600],
-                                             row=k, line=reader.line_num)
+                    raise DataFormatError.at(
+                        path,
+                        f"{len(row)} field(s), expected {len(header)} ({header}): {row!r}"[:600],
+                        row=k,
+                        line=reader.line_num,
+                    )
                 rows.append((k, dict(zip(header, row))))
         except csv.Error as e:
             raise DataFormatError.at(path, f"malformed CSV ({e})", line=reader.line_num) from None
-    if not rows: raise DataFormatError.at(path, f"no data rows after the header {header}")
+    if not rows:
+        raise DataFormatError.at(path, f"no data rows after the header {header}")
     return header, rows
 
 # %% ../../nbs/70_datasets.common.ipynb #56c6beca
 def to_rgb(im: Image.Image) -> Image.Image:
     "RGB copy of `im`; transparent pixels are composited on white (as HyCoCLIP's conversion does)."
-    if im.mode == "P" and "transparency" in im.info: im = im.convert("RGBA")
+    if im.mode == "P" and "transparency" in im.info:
+        im = im.convert("RGBA")
     if im.mode in ("RGBA", "LA"):
-        bg = Image.new("RGB", im.size, (255, 255, 255)); bg.paste(im.convert("RGBA"), mask=im.convert("RGBA").getchannel("A"))
+        bg = Image.new("RGB", im.size, (255, 255, 255))
+        bg.paste(im.convert("RGBA"), mask=im.convert("RGBA").getchannel("A"))
         return bg
     return im.convert("RGB") if im.mode != "RGB" else im
 
 # %% ../../nbs/70_datasets.common.ipynb #29623368
-def open_image(src: str | Path | bytes, name: str | None = None, load: bool = True, error: type = DataFormatError) -> Image.Image:
+def open_image(
+    src: str | Path | bytes, name: str | None = None, load: bool = True, error: type = DataFormatError
+) -> Image.Image:
     """Open an image file or image bytes (header only unless `load`; loaded images go through `to_rgb`). An image over
     PIL's pixel limit (`Image.MAX_IMAGE_PIXELS`) is refused from its header, before any pixel is decoded. An unreadable
-    image is `error` (a `DataFormatError` subclass) saying `<name> is not a readable image`; `name` defaults to the path."""
+    image is `error` (a `DataFormatError` subclass) saying `<name> is not a readable image`; `name` defaults to the
+    path."""
     name = name if name is not None else str(src) if not isinstance(src, bytes) else "image bytes"
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)     # PIL's bomb guard as an error, not a warning
+            warnings.simplefilter(
+                "error", Image.DecompressionBombWarning
+            )  # PIL's bomb guard as an error, not a warning
             im = Image.open(io.BytesIO(src) if isinstance(src, bytes) else src)
-        if load: im.load(); im = to_rgb(im)
+        if load:
+            im.load()
+            im = to_rgb(im)
         return im
-    except FileNotFoundError: raise
+    except FileNotFoundError:
+        raise
     except (Image.DecompressionBombWarning, Image.DecompressionBombError) as e:
-        raise error(f"{name} is refused: {e.args[0].split(' could be')[0]}, more than {Image.MAX_IMAGE_PIXELS:,} (PIL's limit: a decompression bomb?)") from None
+        raise error(
+            f"{name} is refused: {e.args[0].split(' could be')[0]}, more than {Image.MAX_IMAGE_PIXELS:,} (PIL's limit: "
+            "a decompression bomb?)"
+        ) from None
     except Exception as e:
         raise error(f"{name} is not a readable image ({type(e).__name__}: {e})") from None
 
@@ -186,7 +277,8 @@ def resize_center_crop(im: Image.Image, size: int) -> Image.Image:
     w, h = im.size
     if min(w, h) != size:
         nw, nh = (size, int(size * h / w)) if w <= h else (int(size * w / h), size)
-        im = im.resize((nw, nh), Image.BICUBIC); w, h = nw, nh
+        im = im.resize((nw, nh), Image.BICUBIC)
+        w, h = nw, nh
     top, left = int(round((h - size) / 2.0)), int(round((w - size) / 2.0))
     return im if (w, h) == (size, size) else im.crop((left, top, left + size, top + size))
 
@@ -196,9 +288,12 @@ def resize_border(im: Image.Image, size: int) -> Image.Image:
     w, h = im.size
     if max(w, h) != size:
         nw, nh = (size, max(1, int(round(size * h / w)))) if w >= h else (max(1, int(round(size * w / h))), size)
-        im = im.resize((nw, nh), Image.BICUBIC); w, h = nw, nh
-    if (w, h) == (size, size): return im
-    out = Image.new("RGB", (size, size), (255, 255, 255)); out.paste(im, ((size - w) // 2, (size - h) // 2))
+        im = im.resize((nw, nh), Image.BICUBIC)
+        w, h = nw, nh
+    if (w, h) == (size, size):
+        return im
+    out = Image.new("RGB", (size, size), (255, 255, 255))
+    out.paste(im, ((size - w) // 2, (size - h) // 2))
     return out
 
 # %% ../../nbs/70_datasets.common.ipynb #85c8be7a
@@ -208,26 +303,33 @@ def pil_to_tensor(im: Image.Image) -> Tensor:
 
 # %% ../../nbs/70_datasets.common.ipynb #c3e3d4b2
 def load_image(path: str | Path, size: int | None = None) -> Tensor:
-    "Image file -> float RGB tensor [3, H, W] in [0, 1]; `size`: shorter side to `size`, centre square (`resize_center_crop`)."
+    """Image file -> float RGB tensor [3, H, W] in [0, 1]; `size`: shorter side to `size`, centre square
+    (`resize_center_crop`)."""
     im = open_image(path)
     return pil_to_tensor(im if size is None else resize_center_crop(im, size))
 
 # %% ../../nbs/70_datasets.common.ipynb #58ebad82
 def check_folder(path: str | Path, what: str = "folder") -> Path:
-    "`path` if it is an existing folder; a missing one is a `FileNotFoundError`, a file a `DataFormatError`, both naming `what`."
+    """`path` if it is an existing folder; a missing one is a `FileNotFoundError`, a file a `DataFormatError`, both
+    naming `what`."""
     path = Path(path)
-    if path.is_file(): raise DataFormatError(f"{what} {path} is a file, expected a folder")
-    if not path.is_dir(): raise FileNotFoundError(f"{what} {path} does not exist")
+    if path.is_file():
+        raise DataFormatError(f"{what} {path} is a file, expected a folder")
+    if not path.is_dir():
+        raise FileNotFoundError(f"{what} {path} does not exist")
     return path
 
 # %% ../../nbs/70_datasets.common.ipynb #c37a583d
 def open_first_images(files: Sequence, k: int = 2, names: Sequence | None = None) -> int:
     """Decode the first `k` image files of `files` fully; a missing one is a `FileNotFoundError`, a folder or an
-    unreadable file a `DataFormatError`, each naming the file and `names[i]` (where the data lists it). Returns the count."""
+    unreadable file a `DataFormatError`, each naming the file and `names[i]` (where the data lists it). Returns the
+    count."""
     files = list(files)[:k]
     for i, f in enumerate(files):
         f, at = Path(f), (f"{names[i]}: " if names is not None else "")
-        if f.is_dir(): raise DataFormatError(f"{at}image {f} is a folder, expected an image file")
-        if not f.exists(): raise FileNotFoundError(f"{at}image file {f} does not exist")
+        if f.is_dir():
+            raise DataFormatError(f"{at}image {f} is a folder, expected an image file")
+        if not f.exists():
+            raise FileNotFoundError(f"{at}image file {f} does not exist")
         open_image(f, name=f"{at}image {f}")
     return len(files)

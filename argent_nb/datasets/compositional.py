@@ -13,7 +13,8 @@ import yaml
 from torch import Tensor
 from torch.utils.data import Dataset
 
-from .common import DataFormatError, json_field, open_image, open_text, read_json, pil_to_tensor, resize_center_crop
+from .common import DataFormatError, json_field, open_image, open_text, read_json, pil_to_tensor
+from .common import resize_center_crop
 
 # %% auto #0
 __all__ = ['ARO_FILES', 'VALSE_INSTRUMENTS', 'VLC_CATEGORIES', 'SUGARCREPE_FILES', 'CompItem', 'load_aro', 'load_valse',
@@ -23,14 +24,15 @@ __all__ = ['ARO_FILES', 'VALSE_INSTRUMENTS', 'VLC_CATEGORIES', 'SUGARCREPE_FILES
 @dataclass(frozen=True)
 class CompItem:
     "One image with its true caption(s) and foil(s), scored by picking the true one (CE-CLIP sec. 4.1)."
-    image: Path                                           # image file
-    pos: tuple[str, ...]                                  # true caption(s)
-    neg: tuple[str, ...]                                  # foil(s)
-    group: str                                            # relation, attribute pair, instrument, leaf category or file
-    source: str                                           # the annotation file the item was read from
-    id: int | str                                         # 0-based position in a JSON list, or key in a JSON object
+
+    image: Path  # image file
+    pos: tuple[str, ...]  # true caption(s)
+    neg: tuple[str, ...]  # foil(s)
+    group: str  # relation, attribute pair, instrument, leaf category or file
+    source: str  # the annotation file the item was read from
+    id: int | str  # 0-based position in a JSON list, or key in a JSON object
     box: tuple[float, float, float, float] | None = None  # ARO: the (x, y, w, h) crop
-    votes: int | None = None                              # VALSE: mturk votes for the caption (of 3 annotators)
+    votes: int | None = None  # VALSE: mturk votes for the caption (of 3 annotators)
 
     @property
     def loc(self) -> dict:
@@ -41,40 +43,51 @@ class CompItem:
 def _json_items(path) -> list:
     "The `(id, item)` pairs of a JSON file holding one object `{id: item}` (VALSE, SugarCrepe), via `read_json`."
     data = read_json(path)
-    if not isinstance(data, dict): raise DataFormatError.at(path, f"expected a JSON object {{id: item}}, got {type(data).__name__}")
+    if not isinstance(data, dict):
+        raise DataFormatError.at(path, f"expected a JSON object {{id: item}}, got {type(data).__name__}")
     return list(data.items())
+
 
 def _image(path, root: Path, name: str, field: str, **loc) -> Path:
     "`root / name`, which must be a file: a missing image names the annotation file, the item and the field."
     p = Path(root) / name
-    if not p.is_file(): raise DataFormatError.at(path, f"image {p} does not exist", field=field, **loc)
+    if not p.is_file():
+        raise DataFormatError.at(path, f"image {p} does not exist", field=field, **loc)
     return p
 
 # %% ../../nbs/76_datasets.compositional.ipynb #8bacfcbf
 ARO_FILES = {"relation": "visual_genome_relation.json", "attribution": "visual_genome_attribution.json"}
 "ARO's two Visual Genome files, by split."
 
+
 def _aro_group(path, rec, kind: str, loc: dict) -> str:
     "An ARO item's aggregation group: its relation, or its attribute pair `a0_a1`."
-    if kind == "relation": return json_field(rec, "relation_name", path, str, **loc)
+    if kind == "relation":
+        return json_field(rec, "relation_name", path, str, **loc)
     att = json_field(rec, "attributes", path, list, **loc)
     if len(att) != 2 or not all(isinstance(a, str) and a.strip() for a in att):
-        raise DataFormatError.at(path, f"expected a list of 2 attribute strings, got {att!r}"[:300], field="attributes", **loc)
+        raise DataFormatError.at(
+            path, f"expected a list of 2 attribute strings, got {att!r}"[:300], field="attributes", **loc
+        )
     return f"{att[0]}_{att[1]}"
+
 
 def _aro_box(path, rec, loc: dict) -> tuple[float, float, float, float]:
     "(x, y, w, h) of an ARO item: numbers, x, y >= 0 and w, h > 0."
     box = tuple(float(json_field(rec, f"bbox_{c}", path, (int, float), **loc)) for c in "xywh")
     for c, v in zip("xywh", box):
         if (v < 0 if c in "xy" else v <= 0) or v != v:
-            raise DataFormatError.at(path, f"expected a number {'>= 0' if c in 'xy' else '> 0'}, got {v}", field=f"bbox_{c}", **loc)
+            raise DataFormatError.at(
+                path, f"expected a number {'>= 0' if c in 'xy' else '> 0'}, got {v}", field=f"bbox_{c}", **loc
+            )
     return box
 
 # %% ../../nbs/76_datasets.compositional.ipynb #f02ad8c4
 def _aro_file(path: Path, kind: str, image_root: Path) -> list[CompItem]:
     "The items of one ARO file of split `kind` ('relation' | 'attribution'), images under `image_root`."
     data = read_json(path)
-    if not isinstance(data, list): raise DataFormatError.at(path, f"expected a JSON list of items, got {type(data).__name__}")
+    if not isinstance(data, list):
+        raise DataFormatError.at(path, f"expected a JSON list of items, got {type(data).__name__}")
     out = []
     for i, rec in enumerate(data):
         loc = dict(entry=i)
@@ -84,36 +97,63 @@ def _aro_file(path: Path, kind: str, image_root: Path) -> list[CompItem]:
         out.append(CompItem(img, (t,), (f,), group, str(path), i, box))
     return out
 
+
 def load_aro(path, image_root=None) -> dict[str, list[CompItem]]:
     """ARO's VG-Relation and VG-Attribution items, `{"relation": [...], "attribution": [...]}`: `path` is one of the two
     files (its name says which) or a folder holding one or both. Images: `image_root / image_path`, by default the
     `images/` folder next to the files (the release's `root_dir/images`)."""
     path = Path(path)
-    files = {k: path / f for k, f in ARO_FILES.items() if (path / f).is_file()} if path.is_dir() else \
-            {k: path for k, f in ARO_FILES.items() if path.name == f}
+    files = (
+        {k: path / f for k, f in ARO_FILES.items() if (path / f).is_file()}
+        if path.is_dir()
+        else {k: path for k, f in ARO_FILES.items() if path.name == f}
+    )
     if not files:
         raise FileNotFoundError(f"{path}: expected an ARO file or a folder holding one of {list(ARO_FILES.values())}")
     root = Path(image_root) if image_root is not None else next(iter(files.values())).parent / "images"
     return {k: _aro_file(f, k, root) for k, f in files.items()}
 
 # %% ../../nbs/76_datasets.compositional.ipynb #a16313f5
-VALSE_INSTRUMENTS = ("existence", "plurals", "counting-hard", "counting-small-quant", "counting-adversarial", "relations",
-                     "action-replacement", "actant-swap", "coreference-standard", "coreference-hard", "foil-it")
+VALSE_INSTRUMENTS = (
+    "existence",
+    "plurals",
+    "counting-hard",
+    "counting-small-quant",
+    "counting-adversarial",
+    "relations",
+    "action-replacement",
+    "actant-swap",
+    "coreference-standard",
+    "coreference-hard",
+    "foil-it",
+)
 "The 11 VALSE instruments, file stems of the release's `data/*.json` (names from memory of the release)."
+
 
 def _valse_root(path, image_root, rec, loc: dict) -> Path:
     "The image folder of one VALSE item: `image_root`, or `image_root[item's dataset]` when it is a dict."
-    if not isinstance(image_root, dict): return Path(image_root)
+    if not isinstance(image_root, dict):
+        return Path(image_root)
     ds = json_field(rec, "dataset", path, str, **loc)
-    if ds not in image_root: raise DataFormatError.at(path, f"no image folder for dataset {ds!r}; image_root has {sorted(image_root)}", field="dataset", **loc)
+    if ds not in image_root:
+        raise DataFormatError.at(
+            path, f"no image folder for dataset {ds!r}; image_root has {sorted(image_root)}", field="dataset", **loc
+        )
     return Path(image_root[ds])
+
 
 def _valse_file(path: Path, image_root) -> list[CompItem]:
     "The items of one VALSE instrument file; group = the file stem."
     out = []
     for k, rec in _json_items(path):
         loc = dict(sample=k)
-        img = _image(path, _valse_root(path, image_root, rec, loc), json_field(rec, "image_file", path, str, **loc), "image_file", **loc)
+        img = _image(
+            path,
+            _valse_root(path, image_root, rec, loc),
+            json_field(rec, "image_file", path, str, **loc),
+            "image_file",
+            **loc,
+        )
         cap, foil = json_field(rec, "caption", path, str, **loc), json_field(rec, "foil", path, str, **loc)
         votes = json_field(json_field(rec, "mturk", path, dict, **loc), "caption", path, int, at="mturk", **loc)
         out.append(CompItem(img, (cap,), (foil,), path.stem, str(path), k, votes=votes))
@@ -122,11 +162,17 @@ def _valse_file(path: Path, image_root) -> list[CompItem]:
 # %% ../../nbs/76_datasets.compositional.ipynb #415336b3
 def _named_files(path: Path, names, what: str) -> list[Path]:
     "`path` itself (a file) or the files `path/<name>.json` of a folder, all of which must exist."
-    if path.is_file(): return [path]
-    if not path.is_dir(): raise FileNotFoundError(f"{what}: {path} is neither a file nor a folder")
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise FileNotFoundError(f"{what}: {path} is neither a file nor a folder")
     missing = [n for n in names if not (path / f"{n}.json").is_file()]
-    if missing: raise FileNotFoundError(f"{what}: {path} lacks {[f'{n}.json' for n in missing]}; expected the files {[f'{n}.json' for n in names]}")
+    if missing:
+        raise FileNotFoundError(
+            f"{what}: {path} lacks {[f'{n}.json' for n in missing]}; expected the files {[f'{n}.json' for n in names]}"
+        )
     return [path / f"{n}.json" for n in names]
+
 
 def load_valse(path, image_root=None) -> list[CompItem]:
     """VALSE items: `path` one instrument file, or the folder of all 11 (`VALSE_INSTRUMENTS`); group = the instrument.
@@ -137,25 +183,44 @@ def load_valse(path, image_root=None) -> list[CompItem]:
     return [it for f in files for it in _valse_file(f, root)]
 
 # %% ../../nbs/76_datasets.compositional.ipynb #7f9b5436
-VLC_CATEGORIES = ("Object/location", "Object/size", "Attribute/action", "Attribute/color", "Attribute/material",
-                  "Attribute/size", "Attribute/state", "Relation/action", "Relation/spatial")
+VLC_CATEGORIES = (
+    "Object/location",
+    "Object/size",
+    "Attribute/action",
+    "Attribute/color",
+    "Attribute/material",
+    "Attribute/size",
+    "Attribute/state",
+    "Relation/action",
+    "Relation/spatial",
+)
 "VL-CheckList's 9 leaf categories (paper 003, Table 2)."
+
 
 def vlc_category(yaml_path, type_field: str, root=None) -> str:
     "The leaf category of a VL-CheckList corpus file from its `TYPE` and its path below `root` (see above)."
-    p = Path(yaml_path); rel = p.relative_to(root) if root is not None and p.is_relative_to(root) else p
+    p = Path(yaml_path)
+    rel = p.relative_to(root) if root is not None and p.is_relative_to(root) else p
     tops = {c.split("/")[0].lower(): c.split("/")[0] for c in VLC_CATEGORIES}
     parts = [s.lower() for s in str(type_field).split("/")]
     top = tops.get(parts[0]) or next((tops[d.lower()] for d in rel.parts[:-1] if d.lower() in tops), None)
-    if top is None: raise DataFormatError.at(p, f"TYPE {type_field!r} and the path name none of {sorted(set(tops.values()))}", field="TYPE")
+    if top is None:
+        raise DataFormatError.at(
+            p, f"TYPE {type_field!r} and the path name none of {sorted(set(tops.values()))}", field="TYPE"
+        )
     leaves = {c.split("/")[1] for c in VLC_CATEGORIES if c.startswith(top + "/")}
     if len(parts) > 1 and parts[0] in tops:
-        if parts[1] not in leaves: raise DataFormatError.at(p, f"leaf {parts[1]!r} is not one of {top}'s {sorted(leaves)}", field="TYPE")
+        if parts[1] not in leaves:
+            raise DataFormatError.at(p, f"leaf {parts[1]!r} is not one of {top}'s {sorted(leaves)}", field="TYPE")
         return f"{top}/{parts[1]}"
     words = {d.lower() for d in rel.parts[:-1]} | set(re.split(r"[_\-.\s]+", rel.stem.lower()))
     found = sorted(leaves & words)
     if len(found) != 1:
-        raise DataFormatError.at(p, f"cannot tell the {top} leaf category from the path {str(rel)!r}: it names {found or 'none'} of {sorted(leaves)}")
+        raise DataFormatError.at(
+            p,
+            f"cannot tell the {top} leaf category from the path {str(rel)!r}: it names {found or 'none'} of "
+            f"{sorted(leaves)}",
+        )
     return f"{top}/{found[0]}"
 
 # %% ../../nbs/76_datasets.compositional.ipynb #90a5f6d7
@@ -170,37 +235,52 @@ def _vlc_texts(path, rec, key: str, loc: dict) -> tuple[str, ...]:
 def _vlc_corpus(ypath: Path, base: Path, root: Path | None) -> list[CompItem]:
     "The items of one VL-CheckList corpus (yaml) file; source = its annotation file."
     try:
-        with open_text(ypath) as f: spec = yaml.safe_load(f.read())
-    except yaml.YAMLError as e: raise DataFormatError.at(ypath, f"not valid yaml ({type(e).__name__})") from None
-    for k in ("ANNO_PATH", "IMG_ROOT", "TYPE"): json_field(spec, k, ypath, str)
+        with open_text(ypath) as f:
+            spec = yaml.safe_load(f.read())
+    except yaml.YAMLError as e:
+        raise DataFormatError.at(ypath, f"not valid yaml ({type(e).__name__})") from None
+    for k in ("ANNO_PATH", "IMG_ROOT", "TYPE"):
+        json_field(spec, k, ypath, str)
     cat = vlc_category(ypath, spec["TYPE"], root)
     anno, img_root = base / spec["ANNO_PATH"], base / spec["IMG_ROOT"]
-    if not anno.is_file(): raise DataFormatError.at(ypath, f"annotation file {anno} does not exist", field="ANNO_PATH")
+    if not anno.is_file():
+        raise DataFormatError.at(ypath, f"annotation file {anno} does not exist", field="ANNO_PATH")
     data = read_json(anno)
-    if not isinstance(data, list): raise DataFormatError.at(anno, f"expected a JSON list of [image_path, {{POS, NEG}}] pairs, got {type(data).__name__}")
+    if not isinstance(data, list):
+        raise DataFormatError.at(
+            anno, f"expected a JSON list of [image_path, {{POS, NEG}}] pairs, got {type(data).__name__}"
+        )
     out = []
     for i, pair in enumerate(data):
         loc = dict(entry=i)
         if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str):
             raise DataFormatError.at(anno, f"expected a pair [image_path, {{POS, NEG}}], got {pair!r}"[:300], **loc)
         img = _image(anno, img_root, pair[0], "image_path", **loc)
-        out.append(CompItem(img, _vlc_texts(anno, pair[1], "POS", loc), _vlc_texts(anno, pair[1], "NEG", loc), cat, str(anno), i))
+        out.append(
+            CompItem(
+                img, _vlc_texts(anno, pair[1], "POS", loc), _vlc_texts(anno, pair[1], "NEG", loc), cat, str(anno), i
+            )
+        )
     return out
 
 # %% ../../nbs/76_datasets.compositional.ipynb #2e0564e7
 def load_vlchecklist(path, base=None) -> list[CompItem]:
-    """VL-CheckList items of one corpus yaml file or of every `*.yaml` below a folder (sorted); group = the leaf category
-    (`vlc_category`). Relative ANNO_PATH / IMG_ROOT are resolved against `base` (default: `path`, or a file's folder)."""
+    """VL-CheckList items of one corpus yaml file or of every `*.yaml` below a folder (sorted); group = the leaf
+    category
+    (`vlc_category`). Relative ANNO_PATH / IMG_ROOT are resolved against `base` (default: `path`, or a file's
+    folder)."""
     path = Path(path)
     files = [path] if path.is_file() else sorted(path.rglob("*.yaml")) if path.is_dir() else []
-    if not files: raise FileNotFoundError(f"VL-CheckList: {path} is not a yaml corpus file or a folder holding some")
-    root = path if path.is_dir() else None                                  # a single file: its whole path names the leaf
+    if not files:
+        raise FileNotFoundError(f"VL-CheckList: {path} is not a yaml corpus file or a folder holding some")
+    root = path if path.is_dir() else None  # a single file: its whole path names the leaf
     base = Path(base) if base is not None else path if path.is_dir() else path.parent
     return [it for f in files for it in _vlc_corpus(f, base, root)]
 
 # %% ../../nbs/76_datasets.compositional.ipynb #e275c4ba
 SUGARCREPE_FILES = ("add_att", "add_obj", "replace_att", "replace_obj", "replace_rel", "swap_att", "swap_obj")
 "SugarCrepe's 7 files (stems)."
+
 
 def _sugarcrepe_file(path: Path, image_root: Path) -> list[CompItem]:
     "The items of one SugarCrepe file; group = the file stem."
@@ -211,6 +291,7 @@ def _sugarcrepe_file(path: Path, image_root: Path) -> list[CompItem]:
         cap, neg = json_field(rec, "caption", path, str, **loc), json_field(rec, "negative_caption", path, str, **loc)
         out.append(CompItem(img, (cap,), (neg,), path.stem, str(path), k))
     return out
+
 
 def load_sugarcrepe(path, image_root=None) -> list[CompItem]:
     "SugarCrepe items of one file or of the folder of all 7 (`SUGARCREPE_FILES`); group = the file stem."
@@ -223,14 +304,25 @@ def item_image(item: CompItem, size: int | None = None, tol: float = 2.0) -> Ten
     "The image of `item` (its box crop for ARO) as a float tensor [3, H, W] in [0, 1], optionally resized (see above)."
     im = open_image(item.image)
     if item.box is not None:
-        x, y, w, h = item.box; W, H = im.size
+        x, y, w, h = item.box
+        W, H = im.size
         for f, lo, hi, lim in (("bbox_x", x, x + w, W), ("bbox_y", y, y + h, H)):
             if hi > lim + tol:
-                raise DataFormatError.at(item.source, f"box {item.box} reaches {hi:g} > image {'width' if f == 'bbox_x' else 'height'} {lim} of {item.image}",
-                                         field=f, **item.loc)
+                raise DataFormatError.at(
+                    item.source,
+                    f"box {item.box} reaches {hi:g} > image {'width' if f == 'bbox_x' else 'height'} {lim} of "
+                    f"{item.image}",
+                    field=f,
+                    **item.loc,
+                )
         box = (int(round(x)), int(round(y)), min(int(round(x + w)), W), min(int(round(y + h)), H))
         if box[2] <= box[0] or box[3] <= box[1]:
-            raise DataFormatError.at(item.source, f"box {item.box} is empty inside image {item.image} of size {im.size}", field="bbox_w", **item.loc)
+            raise DataFormatError.at(
+                item.source,
+                f"box {item.box} is empty inside image {item.image} of size {im.size}",
+                field="bbox_w",
+                **item.loc,
+            )
         im = im.crop(box)
     return pil_to_tensor(im if size is None else resize_center_crop(im, size))
 
@@ -238,14 +330,20 @@ def item_image(item: CompItem, size: int | None = None, tol: float = 2.0) -> Ten
 class CompImages(Dataset):
     """The distinct images (ARO: distinct (image, box) crops) of `items` as samples `{"index", "images"}` at `size`,
     for `argent_nb.eval.suite.embed_dataset`; `rows[i]` is item i's row among them."""
+
     def __init__(self, items: list[CompItem], size: int):
         keys = [(it.image, it.box) for it in items]
-        first = {k: i for i, k in reversed(list(enumerate(keys)))}          # each key's first item
+        first = {k: i for i, k in reversed(list(enumerate(keys)))}  # each key's first item
         order = list(dict.fromkeys(keys))
         self.items, self.size = [items[first[k]] for k in order], size
         pos = {k: j for j, k in enumerate(order)}
         self.rows = torch.tensor([pos[k] for k in keys], dtype=torch.long)
 
-    def __len__(self): return len(self.items)
-    def __getitem__(self, i: int) -> dict: return {"index": i, "images": item_image(self.items[i], self.size)}
-    def __repr__(self): return f"CompImages({len(self.items)} images for {len(self.rows)} items, size={self.size})"
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i: int) -> dict:
+        return {"index": i, "images": item_image(self.items[i], self.size)}
+
+    def __repr__(self):
+        return f"CompImages({len(self.items)} images for {len(self.rows)} items, size={self.size})"

@@ -16,7 +16,8 @@ from PIL import Image
 import webdataset as wds
 from webdataset.tariterators import base_plus_ext, group_by_keys, tar_file_iterator
 from ..core.data import expand_fields
-from .common import DataFormatError, find_non_utf8, open_image, pil_to_tensor, resize_border, resize_center_crop, where
+from .common import DataFormatError, find_non_utf8, open_image, pil_to_tensor, resize_border
+from .common import resize_center_crop, where
 
 # %% auto #0
 __all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'ALLOW_PIPE', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox',
@@ -27,8 +28,10 @@ __all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'ALLOW_PIPE', 'GRIT_FIELDS', 'SHARD_STR
 class GritFormatError(DataFormatError):
     "A GRIT shard or sample is not in the expected format; the message names the shard and the sample key."
 
+
 class NoUsableBox(GritFormatError):
     "A raw GRIT sample none of whose boxes survives HyCoCLIP's filter (dropped, as HyCoCLIP's conversion does)."
+
 
 IMAGE_EXTS = ("jpg", "jpeg", "png", "webp")
 "Image member extensions accepted (HyCoCLIP writes `jpg`; lossless `png` is handy for tests)."
@@ -37,40 +40,54 @@ MIN_BOX_AREA = 32 * 32
 
 # %% ../../nbs/74_datasets.grit.ipynb #ed95d582
 def _text(raw: dict, member: str, wh: str) -> str:
-    try: return raw[member].decode("utf-8")
+    try:
+        return raw[member].decode("utf-8")
     except UnicodeDecodeError:
         line, _, what = find_non_utf8([raw[member]])
         raise GritFormatError.at(wh, f"{member} is not UTF-8 text: line {line}, {what}; expected UTF-8 text") from None
 
+
 def _image_member(raw: dict, stem: str | None) -> str | None:
     for ext in IMAGE_EXTS:
         m = ext if stem is None else f"{stem}.{ext}"
-        if m in raw: return m
+        if m in raw:
+            return m
     return None
 
 # %% ../../nbs/74_datasets.grit.ipynb #30fd6635
 def sample_format(raw: dict) -> str:
     "'hycoclip' (child/parent members), 'grit' (raw img2dataset: image + json), else a `GritFormatError`."
-    if any(k.startswith(("child.", "parent", "numparents.")) for k in raw): return "hycoclip"
-    if "json" in raw or _image_member(raw, None) is not None: return "grit"
+    if any(k.startswith(("child.", "parent", "numparents.")) for k in raw):
+        return "hycoclip"
+    if "json" in raw or _image_member(raw, None) is not None:
+        return "grit"
     members = sorted(k for k in raw if not k.startswith("__"))
-    raise GritFormatError.at(raw.get("__url__"), f"neither HyCoCLIP's format (child.jpg, child.txt, numparents.txt, "
-                             f"parentNNN.jpg/.txt) nor raw GRIT (jpg + json); members: {members}", sample=raw.get("__key__"))
+    raise GritFormatError.at(
+        raw.get("__url__"),
+        f"neither HyCoCLIP's format (child.jpg, child.txt, numparents.txt, "
+        f"parentNNN.jpg/.txt) nor raw GRIT (jpg + json); members: {members}",
+        sample=raw.get("__key__"),
+    )
 
 # %% ../../nbs/74_datasets.grit.ipynb #1b134d9c
 def choose_boxes(n: int, max_boxes: int | None, seed: int, epoch: int, key: str) -> list[int]:
     "Indices of the boxes kept: all of them if n <= max_boxes, else a subset drawn from (seed, epoch, key), in order."
-    if max_boxes is None or n <= max_boxes: return list(range(n))
+    if max_boxes is None or n <= max_boxes:
+        return list(range(n))
     return sorted(random.Random(f"{seed}:{epoch}:{key}").sample(range(n), max_boxes))
 
 # %% ../../nbs/74_datasets.grit.ipynb #11e88251
 def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MIN_BOX_AREA) -> tuple[str, list]:
     """(caption, [(phrase, pixel box (x0, y0, x1, y1))]) of a raw GRIT sample as HyCoCLIP's conversion selects them:
     noun chunks then referring expressions, phrases de-duplicated, boxes of area <= `min_box_area` dropped."""
-    if "json" not in raw: raise GritFormatError.at(wh, f"no json member (raw GRIT needs <key>.json with the caption and boxes)")
-    try: meta = json.loads(_text(raw, "json", wh))
-    except json.JSONDecodeError as e: raise GritFormatError.at(wh, f"json is not valid JSON ({e})") from None
-    if not isinstance(meta, dict): raise GritFormatError.at(wh, f"json is a {type(meta).__name__}, expected an object")
+    if "json" not in raw:
+        raise GritFormatError.at(wh, "no json member (raw GRIT needs <key>.json with the caption and boxes)")
+    try:
+        meta = json.loads(_text(raw, "json", wh))
+    except json.JSONDecodeError as e:
+        raise GritFormatError.at(wh, f"json is not valid JSON ({e})") from None
+    if not isinstance(meta, dict):
+        raise GritFormatError.at(wh, f"json is a {type(meta).__name__}, expected an object")
     cap = meta.get("caption")
     if not isinstance(cap, str) or not cap.strip():
         raise GritFormatError.at(wh, f"json has no caption (field 'caption' is {cap!r})")
@@ -78,75 +95,124 @@ def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MI
     seen, out = set(), []
     for field in ("noun_chunks", "ref_exps"):
         items = meta.get(field, [])
-        if items is None: items = []
-        if not isinstance(items, list): raise GritFormatError.at(wh, f"json field {field!r} is a {type(items).__name__}, expected a list")
+        if items is None:
+            items = []
+        if not isinstance(items, list):
+            raise GritFormatError.at(wh, f"json field {field!r} is a {type(items).__name__}, expected a list")
         for j, it in enumerate(items):
             name = f"{field}[{j}]"
-            if not (isinstance(it, (list, tuple)) and len(it) >= 6 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in it[:6])):
-                raise GritFormatError.at(wh, f"{name} is {it!r}; expected [start, end, x_min, y_min, x_max, y_max, score]")
+            if not (
+                isinstance(it, (list, tuple))
+                and len(it) >= 6
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in it[:6])
+            ):
+                raise GritFormatError.at(
+                    wh, f"{name} is {it!r}; expected [start, end, x_min, y_min, x_max, y_max, score]"
+                )
             s, e = int(it[0]), int(it[1])
             if not (0 <= s < e <= len(cap)):
-                raise GritFormatError.at(wh, f"{name} spans characters [{s}, {e}) outside the caption ({len(cap)} characters)")
+                raise GritFormatError.at(
+                    wh, f"{name} spans characters [{s}, {e}) outside the caption ({len(cap)} characters)"
+                )
             x0, y0, x1, y1 = (float(v) for v in it[2:6])
             tol = 1e-6
-            if not (all(math.isfinite(v) for v in (x0, y0, x1, y1)) and -tol <= x0 < x1 <= 1 + tol and -tol <= y0 < y1 <= 1 + tol):
-                raise GritFormatError.at(wh, f"{name} box {[x0, y0, x1, y1]} lies outside the image or is empty; GRIT boxes "
-                                      f"are [x_min, y_min, x_max, y_max] normalised to [0, 1] with min < max")
+            if not (
+                all(math.isfinite(v) for v in (x0, y0, x1, y1))
+                and -tol <= x0 < x1 <= 1 + tol
+                and -tol <= y0 < y1 <= 1 + tol
+            ):
+                raise GritFormatError.at(
+                    wh,
+                    f"{name} box {[x0, y0, x1, y1]} lies outside the image or is empty; GRIT boxes "
+                    f"are [x_min, y_min, x_max, y_max] normalised to [0, 1] with min < max",
+                )
             phrase = cap[s:e]
-            if phrase in seen: continue
-            seen.add(phrase)                                   # marked seen before the area test, as in HyCoCLIP
+            if phrase in seen:
+                continue
+            seen.add(phrase)  # marked seen before the area test, as in HyCoCLIP
             px = (int(x0 * W + 1e-6), int(y0 * H + 1e-6), int(x1 * W + 1e-6), int(y1 * H + 1e-6))
             px = (max(px[0], 0), max(px[1], 0), min(px[2], W), min(px[3], H))
-            if (px[2] - px[0]) * (px[3] - px[1]) > min_box_area: out.append((phrase, px))
+            if (px[2] - px[0]) * (px[3] - px[1]) > min_box_area:
+                out.append((phrase, px))
     return cap, out
 
 # %% ../../nbs/74_datasets.grit.ipynb #6334a217
 def _parse_hycoclip(raw: dict, wh: str, key, need_image: bool, need_boxes: bool, max_boxes, seed: int, epoch: int):
     "(caption, image or None, [(phrase, crop)]) of a sample in HyCoCLIP's processed format (`parse_sample`)."
     im_m = _image_member(raw, "child")
-    if im_m is None: raise GritFormatError.at(wh, f"no image (child.jpg); members: {sorted(k for k in raw if not k.startswith('__'))}")
-    if "child.txt" not in raw: raise GritFormatError.at(wh, f"no caption (child.txt)")
+    if im_m is None:
+        raise GritFormatError.at(
+            wh, f"no image (child.jpg); members: {sorted(k for k in raw if not k.startswith('__'))}"
+        )
+    if "child.txt" not in raw:
+        raise GritFormatError.at(wh, "no caption (child.txt)")
     cap = _text(raw, "child.txt", wh)
-    if not cap.strip(): raise GritFormatError.at(wh, f"empty caption (child.txt)")
-    if "numparents.txt" not in raw: raise GritFormatError.at(wh, f"no numparents.txt (the number of boxes)")
+    if not cap.strip():
+        raise GritFormatError.at(wh, "empty caption (child.txt)")
+    if "numparents.txt" not in raw:
+        raise GritFormatError.at(wh, "no numparents.txt (the number of boxes)")
     np_txt = _text(raw, "numparents.txt", wh).strip()
-    try: n = int(np_txt)
-    except ValueError: raise GritFormatError.at(wh, f"numparents.txt is {np_txt!r}, expected an integer") from None
-    if n < 1: raise GritFormatError.at(wh, f"numparents.txt is {n}; a sample needs at least one box")
+    try:
+        n = int(np_txt)
+    except ValueError:
+        raise GritFormatError.at(wh, f"numparents.txt is {np_txt!r}, expected an integer") from None
+    if n < 1:
+        raise GritFormatError.at(wh, f"numparents.txt is {n}; a sample needs at least one box")
     for i in range(n):
         if f"parent{i:03d}.txt" not in raw:
             raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but parent{i:03d}.txt is missing")
         if _image_member(raw, f"parent{i:03d}") is None:
             raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but parent{i:03d}.jpg is missing")
     extra = sorted(k for k in raw if k.startswith("parent") and k[6:9].isdigit() and int(k[6:9]) >= n)
-    if extra: raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but the sample also has {extra}")
+    if extra:
+        raise GritFormatError.at(wh, f"numparents.txt says {n} boxes but the sample also has {extra}")
     image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image else None
     boxes = []
     if need_boxes:
         for i in choose_boxes(n, max_boxes, seed, epoch, key):
             phrase = _text(raw, f"parent{i:03d}.txt", wh)
-            if not phrase.strip(): raise GritFormatError.at(wh, f"empty noun phrase (parent{i:03d}.txt)")
+            if not phrase.strip():
+                raise GritFormatError.at(wh, f"empty noun phrase (parent{i:03d}.txt)")
             m = _image_member(raw, f"parent{i:03d}")
             boxes.append((phrase, open_image(raw[m], f"{wh}: {m}", error=GritFormatError)))
     return cap, image, boxes
 
 # %% ../../nbs/74_datasets.grit.ipynb #483174c4
-def _parse_grit(raw: dict, wh: str, key, need_image: bool, need_boxes: bool, max_boxes, seed: int, epoch: int,
-                min_box_area: int):
+def _parse_grit(
+    raw: dict, wh: str, key, need_image: bool, need_boxes: bool, max_boxes, seed: int, epoch: int, min_box_area: int
+):
     "(caption, image or None, [(phrase, crop)]) of a raw GRIT sample, its boxes chosen as HyCoCLIP's conversion does."
     im_m = _image_member(raw, None)
-    if im_m is None: raise GritFormatError.at(wh, f"no image (expected one of {list(IMAGE_EXTS)})")
+    if im_m is None:
+        raise GritFormatError.at(wh, f"no image (expected one of {list(IMAGE_EXTS)})")
     header = open_image(raw[im_m], f"{wh}: {im_m}", load=False, error=GritFormatError)
     cap, chosen = grit_boxes(raw, wh, header.size, min_box_area)
-    if not chosen: raise NoUsableBox.at(wh, f"no box larger than {min_box_area} pixels with a new phrase (HyCoCLIP's conversion drops such samples)")
+    if not chosen:
+        raise NoUsableBox.at(
+            wh, f"no box larger than {min_box_area} pixels with a new phrase (HyCoCLIP's conversion drops such samples)"
+        )
     image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image or need_boxes else None
-    boxes = [(chosen[i][0], image.crop(chosen[i][1]) if need_boxes else None)
-             for i in choose_boxes(len(chosen), max_boxes, seed, epoch, key)] if need_boxes else []
+    boxes = (
+        [
+            (chosen[i][0], image.crop(chosen[i][1]) if need_boxes else None)
+            for i in choose_boxes(len(chosen), max_boxes, seed, epoch, key)
+        ]
+        if need_boxes
+        else []
+    )
     return cap, image if need_image else None, boxes
 
 # %% ../../nbs/74_datasets.grit.ipynb #2f9219df
-def parse_sample(raw: dict, need_image: bool = True, need_boxes: bool = True, max_boxes: int | None = None,
-                 seed: int = 0, epoch: int = 0, min_box_area: int = MIN_BOX_AREA, fmt: str = "auto"):
+def parse_sample(
+    raw: dict,
+    need_image: bool = True,
+    need_boxes: bool = True,
+    max_boxes: int | None = None,
+    seed: int = 0,
+    epoch: int = 0,
+    min_box_area: int = MIN_BOX_AREA,
+    fmt: str = "auto",
+):
     """(format, caption, image or None, [(phrase, crop image or None)]) of one raw webdataset sample.
     Raises `GritFormatError` naming the shard and `__key__` for anything malformed (`NoUsableBox` for a raw GRIT
     sample without a box that passes HyCoCLIP's filter)."""
@@ -154,12 +220,14 @@ def parse_sample(raw: dict, need_image: bool = True, need_boxes: bool = True, ma
     found = sample_format(raw)
     if fmt != "auto" and found != fmt:
         raise GritFormatError.at(wh, f"is in {found!r} format but the dataset was opened with format={fmt!r}")
-    if found == "hycoclip": return (found, *_parse_hycoclip(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch))
+    if found == "hycoclip":
+        return (found, *_parse_hycoclip(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch))
     return (found, *_parse_grit(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch, min_box_area))
 
 # %% ../../nbs/74_datasets.grit.ipynb #a8b01208
 ALLOW_PIPE = "ARGENT_NB_ALLOW_PIPE"
 "The environment variable that lets `pipe:` shard URLs run their command, for one command (never a saved config's)."
+
 
 def check_shard_url(u: str) -> str:
     """`u` if reading it runs no program of its text: a local path, or an `http(s)://` URL without a quote (webdataset
@@ -167,15 +235,25 @@ def check_shard_url(u: str) -> str:
     from someone else could carry one) unless `ARGENT_NB_ALLOW_PIPE=1` is set for this command; any other scheme
     (`s3:`, `gs:`, `sftp://`, ... run `aws`, `gsutil`, `curl`) is refused. One-line ValueError naming the URL."""
     if u.startswith("pipe:"):
-        if os.environ.get(ALLOW_PIPE) == "1": return u
-        raise ValueError(f"shard {u[:120]!r}: a pipe: URL runs the command it names; refused (a config or run folder can carry one). "
-                         f"If you wrote it yourself, set {ALLOW_PIPE}=1 for this command, or copy the shards to local files")
+        if os.environ.get(ALLOW_PIPE) == "1":
+            return u
+        raise ValueError(
+            f"shard {u[:120]!r}: a pipe: URL runs the command it names; refused (a config or run folder can carry "
+            "one). "
+            f"If you wrote it yourself, set {ALLOW_PIPE}=1 for this command, or copy the shards to local files"
+        )
     if re.match(r"https?://", u):
-        if re.search(r"['\"\\\s`]", u): raise ValueError(f"shard URL {u[:120]!r}: holds a quote, backslash or space, which would reach the shell webdataset fetches it with; refused")
+        if re.search(r"['\"\\\s`]", u):
+            raise ValueError(
+                f"shard URL {u[:120]!r}: holds a quote, backslash or space, which would reach the shell webdataset "
+                "fetches it with; refused"
+            )
         return u
     if m := re.match(r"([A-Za-z][A-Za-z0-9+.-]+):", u):
-        raise ValueError(f"shard {u[:120]!r}: the {m[1]}: scheme runs a program to fetch it; give local files or http(s):// URLs "
-                         f"(or a pipe: URL with {ALLOW_PIPE}=1 set for this command)")
+        raise ValueError(
+            f"shard {u[:120]!r}: the {m[1]}: scheme runs a program to fetch it; give local files or http(s):// URLs "
+            f"(or a pipe: URL with {ALLOW_PIPE}=1 set for this command)"
+        )
     return u
 
 # %% ../../nbs/74_datasets.grit.ipynb #6fab40e7
@@ -184,55 +262,84 @@ def expand_shards(urls: str | Sequence[str]) -> list[str]:
     pats = [urls] if isinstance(urls, (str, os.PathLike)) else list(urls)
     out = []
     for p in pats:
-        parts = [q for chunk in str(p).split("::") for q in ([chunk.strip()] if chunk.strip().startswith("pipe:") else chunk.split())]
+        parts = [
+            q
+            for chunk in str(p).split("::")
+            for q in ([chunk.strip()] if chunk.strip().startswith("pipe:") else chunk.split())
+        ]
         for part in parts:
             for u in wds.shardlists.expand_urls(part):
                 if any(c in u for c in "*?[") and "://" not in u:
                     hits = sorted(glob.glob(u))
-                    if not hits: raise FileNotFoundError(f"no shard matches {u!r}")
+                    if not hits:
+                        raise FileNotFoundError(f"no shard matches {u!r}")
                     out.extend(hits)
-                else: out.append(u)
-    if not out: raise ValueError(f"no shards in {urls!r}")
-    for u in out: check_shard_url(u)                             # no program runs from a data path
+                else:
+                    out.append(u)
+    if not out:
+        raise ValueError(f"no shards in {urls!r}")
+    for u in out:
+        check_shard_url(u)  # no program runs from a data path
     local = [u for u in out if "://" not in u and not u.startswith("pipe:")]
     missing = [u for u in local if not Path(u).is_file()]
-    if missing: raise FileNotFoundError(f"{len(missing)} of {len(out)} shard(s) do not exist, e.g. {missing[:3]}")
+    if missing:
+        raise FileNotFoundError(f"{len(missing)} of {len(out)} shard(s) do not exist, e.g. {missing[:3]}")
     return out
 
 # %% ../../nbs/74_datasets.grit.ipynb #c8b002cf
 GRIT_FIELDS = frozenset({"images", "captions", "box_images", "box_texts", "boxes_valid", "index"})
 "Fields a GRIT dataset provides."
 
+
 class _GritBase:
     provides = GRIT_FIELDS
+
     def _setup(self, image_size, max_boxes, fields, seed, resize, transform, fmt, min_box_area):
-        if image_size < 8: raise ValueError(f"image_size must be >= 8 pixels, got {image_size}")
-        if max_boxes is not None and max_boxes < 1: raise ValueError(f"max_boxes must be >= 1 or None, got {max_boxes}")
-        if resize not in ("auto", "center_crop", "border"): raise ValueError(f"resize must be auto, center_crop or border, got {resize!r}")
-        if fmt not in ("auto", "hycoclip", "grit"): raise ValueError(f"format must be auto, hycoclip or grit, got {fmt!r}")
+        if image_size < 8:
+            raise ValueError(f"image_size must be >= 8 pixels, got {image_size}")
+        if max_boxes is not None and max_boxes < 1:
+            raise ValueError(f"max_boxes must be >= 1 or None, got {max_boxes}")
+        if resize not in ("auto", "center_crop", "border"):
+            raise ValueError(f"resize must be auto, center_crop or border, got {resize!r}")
+        if fmt not in ("auto", "hycoclip", "grit"):
+            raise ValueError(f"format must be auto, hycoclip or grit, got {fmt!r}")
         self.image_size, self.max_boxes, self.seed, self.resize = int(image_size), max_boxes, int(seed), resize
         self.transform, self.format, self.min_box_area, self.epoch = transform, fmt, int(min_box_area), 0
         self.fields = self.provides if fields is None else expand_fields(fields)
         bad = sorted(self.fields - self.provides)
-        if bad: raise ValueError(f"{type(self).__name__} does not provide fields {bad}; it provides {sorted(self.provides)}")
+        if bad:
+            raise ValueError(
+                f"{type(self).__name__} does not provide fields {bad}; it provides {sorted(self.provides)}"
+            )
 
     def set_epoch(self, epoch: int):
         "Epoch of the shard order (stream) and of the box subsets: call before each epoch."
         self.epoch = int(epoch)
 
     def _tensor(self, im: Image.Image, fmt: str) -> Tensor:
-        if self.transform is not None: return self.transform(im)
+        if self.transform is not None:
+            return self.transform(im)
         rule = self.resize if self.resize != "auto" else ("center_crop" if fmt == "hycoclip" else "border")
         return pil_to_tensor((resize_center_crop if rule == "center_crop" else resize_border)(im, self.image_size))
 
     def sample_dict(self, raw: dict, index: int) -> dict:
         "The `Batch`-field dict of one raw webdataset sample (`GritFormatError` naming shard and key if malformed)."
         F = self.fields
-        fmt, cap, im, boxes = parse_sample(raw, "images" in F, bool(F & {"box_images", "box_texts", "boxes_valid"}),
-                                           self.max_boxes, self.seed, self.epoch, self.min_box_area, self.format)
+        fmt, cap, im, boxes = parse_sample(
+            raw,
+            "images" in F,
+            bool(F & {"box_images", "box_texts", "boxes_valid"}),
+            self.max_boxes,
+            self.seed,
+            self.epoch,
+            self.min_box_area,
+            self.format,
+        )
         out = {"index": int(index)}
-        if "images" in F: out["images"] = self._tensor(im, fmt)
-        if "captions" in F: out["captions"] = cap
+        if "images" in F:
+            out["images"] = self._tensor(im, fmt)
+        if "captions" in F:
+            out["captions"] = cap
         if "box_images" in F:
             out["box_images"] = torch.stack([self._tensor(c, fmt) for _, c in boxes])
             out["box_texts"] = [p for p, _ in boxes]
@@ -243,31 +350,50 @@ class _GritBase:
 SHARD_STRIDE = 1_000_000
 "A streamed sample's `index` is `shard number * SHARD_STRIDE + position in its shard`."
 
+
 def _tar_samples(url: str) -> Iterator[dict]:
     "Samples of one shard via webdataset, with their position in the shard; a broken tar names the shard."
     try:
         for k, s in enumerate(wds.tarfile_to_samples()(iter([{"url": url}]))):
             yield k, s
-    except GritFormatError: raise
+    except GritFormatError:
+        raise
     except Exception as e:
-        raise GritFormatError.at(url, f"unreadable tar shard ({type(e).__name__}: {e.args[0] if e.args else e})") from None
+        raise GritFormatError.at(
+            url, f"unreadable tar shard ({type(e).__name__}: {e.args[0] if e.args else e})"
+        ) from None
 
 # %% ../../nbs/74_datasets.grit.ipynb #d0bfa698
 def _samples(src):
     for shard in src:
         for k, s in _tar_samples(shard["url"]):
-            if k >= SHARD_STRIDE: raise ValueError(f"{shard['url']}: more than {SHARD_STRIDE} samples in one shard; indices would collide")
+            if k >= SHARD_STRIDE:
+                raise ValueError(
+                    f"{shard['url']}: more than {SHARD_STRIDE} samples in one shard; indices would collide"
+                )
             s["__ord__"] = k
             yield s
+
+
 _samples_stage = wds.pipelinefilter(_samples)()
 
 # %% ../../nbs/74_datasets.grit.ipynb #8d7f5a00
 def _reason(e: GritFormatError) -> str:
     "The kind of a format error, for counting ('no caption (child.txt)', 'not a readable image', ...)."
     msg = str(e).split(": ", 2)[-1]
-    for r in ("is not a readable image", "lies outside the image", "no caption", "empty caption", "no image", "no json",
-              "is missing", "is not valid JSON", "numparents"):
-        if r in msg: return r
+    for r in (
+        "is not a readable image",
+        "lies outside the image",
+        "no caption",
+        "empty caption",
+        "no image",
+        "no json",
+        "is missing",
+        "is not valid JSON",
+        "numparents",
+    ):
+        if r in msg:
+            return r
     return msg[:60]
 
 # %% ../../nbs/74_datasets.grit.ipynb #70b55436
@@ -283,67 +409,98 @@ def scan_shard(url: str) -> list[tuple[str, int, int]]:
     try:
         with tarfile.open(url, "r:") as tf:
             for m in tf:
-                if not m.isreg(): continue
+                if not m.isreg():
+                    continue
                 key, _ = base_plus_ext(m.name)
-                if key is None: continue
+                if key is None:
+                    continue
                 if key != cur:
-                    if cur is not None: out.append((cur, start, end))
+                    if cur is not None:
+                        out.append((cur, start, end))
                     cur, start = key, end
                 end = m.offset_data + ((m.size + 511) // 512) * 512
     except tarfile.TarError as e:
         raise GritFormatError.at(url, f"unreadable tar shard ({type(e).__name__}: {e})") from None
-    if cur is not None: out.append((cur, start, end))
+    if cur is not None:
+        out.append((cur, start, end))
     keys = [k for k, _, _ in out]
     if len(set(keys)) != len(keys):
         dup = next(k for k in keys if keys.count(k) > 1)
-        raise GritFormatError.at(url, "its members are not contiguous in the tar (webdataset needs each sample's files together)", sample=dup)
+        raise GritFormatError.at(
+            url, "its members are not contiguous in the tar (webdataset needs each sample's files together)", sample=dup
+        )
     return out
 
 # %% ../../nbs/74_datasets.grit.ipynb #e5e9618d
 def _fill(passes: Callable, q: int | None, who: str) -> Iterator:
-    """The items of `passes(0)` (`q` None: one pass), or exactly `q` items from `passes(0)`, `passes(1)`, ... (a reader's
+    """The items of `passes(0)` (`q` None: one pass), or exactly `q` items from `passes(0)`, `passes(1)`, ... (a
+    reader's
     fixed-size epoch, wrapping around its shards); a pass that yields nothing is an error naming `who`."""
     done, rep = 0, 0
     while q is None or done < q:
         got = 0
         for s in passes(rep):
-            got += 1; done += 1
+            got += 1
+            done += 1
             yield s
-            if q is not None and done >= q: break
-        if q is None: break
-        if got == 0: raise ValueError(f"{who}: its shards hold no usable sample; cannot fill {q} samples")
+            if q is not None and done >= q:
+                break
+        if q is None:
+            break
+        if got == 0:
+            raise ValueError(f"{who}: its shards hold no usable sample; cannot fill {q} samples")
         rep += 1
 
 # %% ../../nbs/74_datasets.grit.ipynb #bd5a0bfa
 class GritShards(_GritBase, IterableDataset):
     """GRIT webdataset shards (HyCoCLIP's processed format or raw GRIT) as a stream of `Batch`-field dicts, split
-    across processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above. Its epochs (shard
+    across processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above. Its epochs
+    (shard
     order, epoch size, each reader's quota) and one pass of a reader (pipeline, decoding, counting the bad samples)."""
-    def __init__(self, urls: str | Sequence[str], image_size: int = 224, max_boxes: int | None = 4, fields=None,
-                 seed: int = 0, n: int | None = None, shuffle_buffer: int = 0, split_nodes: bool = True,
-                 skip_bad: bool = False, resize: str = "auto", transform: Callable | None = None, format: str = "auto",
-                 min_box_area: int = MIN_BOX_AREA):
+
+    def __init__(
+        self,
+        urls: str | Sequence[str],
+        image_size: int = 224,
+        max_boxes: int | None = 4,
+        fields=None,
+        seed: int = 0,
+        n: int | None = None,
+        shuffle_buffer: int = 0,
+        split_nodes: bool = True,
+        skip_bad: bool = False,
+        resize: str = "auto",
+        transform: Callable | None = None,
+        format: str = "auto",
+        min_box_area: int = MIN_BOX_AREA,
+    ):
         self.shards = expand_shards(urls)
         self._setup(image_size, max_boxes, fields, seed, resize, transform, format, min_box_area)
         self.n = None if n is None else int(n)
-        if self.n is not None and self.n < 1: raise ValueError(f"n must be >= 1, got {n}")
+        if self.n is not None and self.n < 1:
+            raise ValueError(f"n must be >= 1, got {n}")
         self.shuffle_buffer, self.split_nodes, self.skip_bad = int(shuffle_buffer), bool(split_nodes), bool(skip_bad)
         self._number = {u: i for i, u in enumerate(self.shards)}
         self._count = None
         self.stats = Counter()
 
     def __repr__(self):
-        return (f"GritShards({len(self.shards)} shards, image_size={self.image_size}, max_boxes={self.max_boxes}, "
-                f"n={self.n}, seed={self.seed}, epoch={self.epoch})")
+        return (
+            f"GritShards({len(self.shards)} shards, image_size={self.image_size}, max_boxes={self.max_boxes}, "
+            f"n={self.n}, seed={self.seed}, epoch={self.epoch})"
+        )
 
     def __iter__(self) -> Iterator[dict]:
         rank, world, worker, workers = worker_info()
-        if not self.split_nodes: rank, world = 0, 1
+        if not self.split_nodes:
+            rank, world = 0, 1
         epoch, q = self.epoch, self.quota(rank, world, worker, workers)
         self.stats = Counter()
         if q is not None and len(self.shards) < world * workers:
-            raise ValueError(f"{len(self.shards)} shard(s) cannot feed {world} process(es) x {workers} worker(s): fixed-size "
-                             f"epochs need at least {world * workers} shards (use fewer DataLoader workers or more shards)")
+            raise ValueError(
+                f"{len(self.shards)} shard(s) cannot feed {world} process(es) x {workers} worker(s): fixed-size "
+                f"epochs need at least {world * workers} shards (use fewer DataLoader workers or more shards)"
+            )
         for s in _fill(lambda rep: self._pass(epoch, rep, rank, worker), q, f"rank {rank} worker {worker}"):
             self.stats["samples"] += 1
             yield s
@@ -357,7 +514,8 @@ class GritShards(_GritBase, IterableDataset):
 
     def count(self) -> int:
         "Number of samples in all shards, from the tar headers (cached)."
-        if self._count is None: self._count = sum(len(scan_shard(u)) for u in self.shards)
+        if self._count is None:
+            self._count = sum(len(scan_shard(u)) for u in self.shards)
         return self._count
 
     def __len__(self) -> int:
@@ -366,113 +524,177 @@ class GritShards(_GritBase, IterableDataset):
 
     def quota(self, rank: int, world: int, worker: int, workers: int) -> int | None:
         "Samples reader (rank, worker) yields per epoch in fixed-size mode (None: one pass)."
-        if self.n is None: return None
+        if self.n is None:
+            return None
         per_rank = self.n // (world if self.split_nodes else 1)
         return per_rank // workers + (1 if worker < per_rank % workers else 0)
 
     def batches_per_epoch(self, batch_size: int, num_workers: int = 0, world: int | None = None) -> int:
-        "Batches each process gets per epoch from a DataLoader(batch_size, num_workers, drop_last=True) (fixed-size mode)."
-        if self.n is None: raise ValueError("batches_per_epoch needs a fixed epoch size: construct with n=...")
+        """Batches each process gets per epoch from a DataLoader(batch_size, num_workers, drop_last=True)
+        (fixed-size mode)."""
+        if self.n is None:
+            raise ValueError("batches_per_epoch needs a fixed epoch size: construct with n=...")
         world = worker_info()[1] if world is None else world
         W = max(1, num_workers)
         return sum(self.quota(0, world, w, W) // batch_size for w in range(W))
 
     def _pipeline(self, epoch: int, rep: int, rank: int, worker: int):
         stages = [wds.SimpleShardList(self.shard_order(epoch, rep))]
-        if self.split_nodes: stages.append(wds.split_by_node)
+        if self.split_nodes:
+            stages.append(wds.split_by_node)
         stages += [wds.split_by_worker, _samples_stage]
         if self.shuffle_buffer > 1:
-            stages.append(wds.shuffle(self.shuffle_buffer, initial=self.shuffle_buffer,
-                                      rng=random.Random(f"{self.seed}:{epoch}:{rep}:{rank}:{worker}")))
+            stages.append(
+                wds.shuffle(
+                    self.shuffle_buffer,
+                    initial=self.shuffle_buffer,
+                    rng=random.Random(f"{self.seed}:{epoch}:{rep}:{rank}:{worker}"),
+                )
+            )
         return wds.DataPipeline(*stages)
 
     def _decode(self, raw: dict):
         idx = self._number[raw["__url__"]] * SHARD_STRIDE + raw["__ord__"]
-        try: return self.sample_dict(raw, idx)
-        except NoUsableBox: self.stats["no_usable_box"] += 1
+        try:
+            return self.sample_dict(raw, idx)
+        except NoUsableBox:
+            self.stats["no_usable_box"] += 1
         except GritFormatError as e:
-            if not self.skip_bad: raise
-            self.stats["skipped"] += 1; self.stats[f"skipped: {_reason(e)}"] += 1
+            if not self.skip_bad:
+                raise
+            self.stats["skipped"] += 1
+            self.stats[f"skipped: {_reason(e)}"] += 1
         return None
 
     def _pass(self, epoch: int, rep: int, rank: int, worker: int) -> Iterator[dict]:
-        "The samples of pass `rep` of `epoch` for reader (rank, worker), decoded; bad ones raise or are counted (`_decode`)."
+        """The samples of pass `rep` of `epoch` for reader (rank, worker), decoded; bad ones raise or are counted
+        (`_decode`)."""
         for raw in self._pipeline(epoch, rep, rank, worker):
             s = self._decode(raw)
-            if s is not None: yield s
+            if s is not None:
+                yield s
 
     def _report(self, rank, worker):
         bad = {k: v for k, v in self.stats.items() if k != "samples" and v}
-        if bad: warnings.warn(f"GritShards (rank {rank}, worker {worker}, epoch {self.epoch}): yielded {self.stats['samples']} "
-                              f"samples; not yielded: {dict(sorted(bad.items()))}", stacklevel=2)
+        if bad:
+            warnings.warn(
+                f"GritShards (rank {rank}, worker {worker}, epoch {self.epoch}): yielded {self.stats['samples']} "
+                f"samples; not yielded: {dict(sorted(bad.items()))}",
+                stacklevel=2,
+            )
 
 # %% ../../nbs/74_datasets.grit.ipynb #525c7b9f
 def read_sample(url: str, start: int, end: int, fh=None) -> dict:
-    "The raw webdataset sample (member name -> bytes, `__key__`, `__url__`) stored in bytes [start, end) of shard `url`."
+    """The raw webdataset sample (member name -> bytes, `__key__`, `__url__`) stored in bytes [start, end) of shard
+    `url`."""
     f = fh or open(url, "rb")
-    try: f.seek(start); data = f.read(end - start)
+    try:
+        f.seek(start)
+        data = f.read(end - start)
     finally:
-        if fh is None: f.close()
-    if len(data) != end - start: raise GritFormatError.at(url, f"truncated shard (wanted bytes {start}..{end}, file ends at {start + len(data)})")
+        if fh is None:
+            f.close()
+    if len(data) != end - start:
+        raise GritFormatError.at(
+            url, f"truncated shard (wanted bytes {start}..{end}, file ends at {start + len(data)})"
+        )
     files = ({**x, "__url__": url} for x in tar_file_iterator(io.BytesIO(data + b"\0" * 1024)))
     samples = list(group_by_keys(files))
-    if len(samples) != 1: raise GritFormatError.at(url, f"bytes {start}..{end} hold {len(samples)} samples, expected one (stale index?)")
+    if len(samples) != 1:
+        raise GritFormatError.at(url, f"bytes {start}..{end} hold {len(samples)} samples, expected one (stale index?)")
     return samples[0]
 
 # %% ../../nbs/74_datasets.grit.ipynb #c7a83669
 def _no_usable_box(raw: dict, min_box_area: int) -> bool:
     "Whether `raw` is a raw GRIT sample without a usable box (HyCoCLIP's conversion drops such samples)."
-    if sample_format(raw) != "grit": return False
-    try: parse_sample(raw, False, False, min_box_area=min_box_area)
-    except NoUsableBox: return True
+    if sample_format(raw) != "grit":
+        return False
+    try:
+        parse_sample(raw, False, False, min_box_area=min_box_area)
+    except NoUsableBox:
+        return True
     return False
 
 # %% ../../nbs/74_datasets.grit.ipynb #b590fcd7
 def _index_shards(shards: list, n: int | None, fmt: str, min_box_area: int) -> tuple:
     """(shard numbers, start bytes, end bytes) of the first `n` usable samples of the local `shards` (all if None), and
-    the `Counter` of samples left out: raw GRIT ones without a usable box (`no_usable_box`) unless `fmt` is 'hycoclip'."""
+    the `Counter` of samples left out: raw GRIT ones without a usable box (`no_usable_box`) unless `fmt` is
+    'hycoclip'."""
     shard, start, end, stats = [], [], [], Counter()
     for j, u in enumerate(shards):
         with open(u, "rb") as fh:
             for key, a, b in scan_shard(u):
-                if n is not None and len(start) >= n: break
+                if n is not None and len(start) >= n:
+                    break
                 if fmt != "hycoclip" and _no_usable_box(read_sample(u, a, b, fh), min_box_area):
-                    stats["no_usable_box"] += 1; continue
-                shard.append(j); start.append(a); end.append(b)
-        if n is not None and len(start) >= n: break
-    if not start: raise ValueError(f"no usable samples in {len(shards)} shard(s) {shards[:3]}")
-    if n is not None and len(start) < n: raise ValueError(f"n={n} but the shards hold only {len(start)} usable samples")
+                    stats["no_usable_box"] += 1
+                    continue
+                shard.append(j)
+                start.append(a)
+                end.append(b)
+        if n is not None and len(start) >= n:
+            break
+    if not start:
+        raise ValueError(f"no usable samples in {len(shards)} shard(s) {shards[:3]}")
+    if n is not None and len(start) < n:
+        raise ValueError(f"n={n} but the shards hold only {len(start)} usable samples")
     return np.array(shard, np.int32), np.array(start, np.int64), np.array(end, np.int64), stats
 
 # %% ../../nbs/74_datasets.grit.ipynb #a0c70ff4
 class GritIndexed(_GritBase, Dataset):
     """GRIT shards (HyCoCLIP's processed format or raw GRIT) as a map-style dataset: `ds[i]` is sample i in shard order
     (the first `n` samples if `n` is given), read by seeking into its shard."""
-    def __init__(self, urls: str | Sequence[str], image_size: int = 224, max_boxes: int | None = 4, fields=None,
-                 seed: int = 0, n: int | None = None, resize: str = "auto", transform: Callable | None = None,
-                 format: str = "auto", min_box_area: int = MIN_BOX_AREA):
+
+    def __init__(
+        self,
+        urls: str | Sequence[str],
+        image_size: int = 224,
+        max_boxes: int | None = 4,
+        fields=None,
+        seed: int = 0,
+        n: int | None = None,
+        resize: str = "auto",
+        transform: Callable | None = None,
+        format: str = "auto",
+        min_box_area: int = MIN_BOX_AREA,
+    ):
         self.shards = expand_shards(urls)
         remote = [u for u in self.shards if "://" in u or u.startswith("pipe:")]
-        if remote: raise ValueError(f"GritIndexed reads local shards by seeking; {remote[0]!r} is not local (use GritShards to stream it)")
+        if remote:
+            raise ValueError(
+                f"GritIndexed reads local shards by seeking; {remote[0]!r} is not local (use GritShards to stream it)"
+            )
         self._setup(image_size, max_boxes, fields, seed, resize, transform, format, min_box_area)
         self._shard, self._start, self._end, self.stats = _index_shards(self.shards, n, self.format, self.min_box_area)
         self._fh, self._pid = {}, None
 
-    def __len__(self): return len(self._start)
-    def __repr__(self): return f"GritIndexed({len(self)} samples in {len(self.shards)} shards, image_size={self.image_size}, max_boxes={self.max_boxes})"
-    def __getstate__(self): return {**self.__dict__, "_fh": {}, "_pid": None}
+    def __len__(self):
+        return len(self._start)
+
+    def __repr__(self):
+        return (
+            f"GritIndexed({len(self)} samples in {len(self.shards)} shards, image_size={self.image_size}, "
+            f"max_boxes={self.max_boxes})"
+        )
+
+    def __getstate__(self):
+        return {**self.__dict__, "_fh": {}, "_pid": None}
 
     def _handle(self, url):
-        if self._pid != os.getpid(): self._fh, self._pid = {}, os.getpid()     # fresh handles in each DataLoader worker
+        if self._pid != os.getpid():
+            self._fh, self._pid = {}, os.getpid()  # fresh handles in each DataLoader worker
         if url not in self._fh:
-            if len(self._fh) >= 64: self._fh.pop(next(iter(self._fh))).close()
+            if len(self._fh) >= 64:
+                self._fh.pop(next(iter(self._fh))).close()
             self._fh[url] = open(url, "rb")
         return self._fh[url]
 
     def raw(self, i: int) -> dict:
         "The raw webdataset sample of item i."
-        if not -len(self) <= i < len(self): raise IndexError(f"index {i} out of range for {self!r}")
-        i = i % len(self); url = self.shards[self._shard[i]]
+        if not -len(self) <= i < len(self):
+            raise IndexError(f"index {i} out of range for {self!r}")
+        i = i % len(self)
+        url = self.shards[self._shard[i]]
         return read_sample(url, int(self._start[i]), int(self._end[i]), self._handle(url))
 
     def __getitem__(self, i: int) -> dict:
@@ -484,20 +706,27 @@ from ..core.registry import DATASETS, DatasetSpec
 # %% ../../nbs/74_datasets.grit.ipynb #5ea51614
 def _grit_args(cfg, fields) -> dict:
     if cfg.path is None:
-        raise ValueError("data.name=grit needs data.path: the GRIT shard pattern, e.g. /data/grit/processed/{00000..01999}.tar "
-                         "(HyCoCLIP's processed shards; see argent_nb.datasets.grit)")
-    if cfg.split != "train": raise ValueError(f"GRIT has only a train split; got data.split={cfg.split!r}")
+        raise ValueError(
+            "data.name=grit needs data.path: the GRIT shard pattern, e.g. /data/grit/processed/{00000..01999}.tar "
+            "(HyCoCLIP's processed shards; see argent_nb.datasets.grit)"
+        )
+    if cfg.split != "train":
+        raise ValueError(f"GRIT has only a train split; got data.split={cfg.split!r}")
     return dict(image_size=cfg.image_size, fields=fields, seed=cfg.seed, n=cfg.n)
+
 
 def build_grit(cfg, fields=None) -> GritIndexed:
     "The map-style GRIT dataset of a `DataCfg` (`data.name=grit`)."
     return GritIndexed(cfg.path, **_grit_args(cfg, fields))
 
+
 def build_grit_stream(cfg, fields=None) -> GritShards:
     "The streaming GRIT dataset of a `DataCfg` (`data.name=grit_stream`), with fixed-size epochs for DDP."
     ds = GritShards(cfg.path, shuffle_buffer=1000, **_grit_args(cfg, fields))
-    if ds.n is None: ds.n = ds.count()
+    if ds.n is None:
+        ds.n = ds.count()
     return ds
+
 
 DATASETS.register(DatasetSpec("grit", lambda cfg: GRIT_FIELDS, build_grit))
 DATASETS.register(DatasetSpec("grit_stream", lambda cfg: GRIT_FIELDS, build_grit_stream))

@@ -23,21 +23,28 @@ N_TIERS = 4
 TIER_SEP = " => "
 "How tiers are joined in the HierarCaps CSV files."
 
+
 class HierItem(NamedTuple):
     "One row of the HierarCaps test CSV."
-    id: str            # the `id` column, kept as written (the real file numbers rows 0..999)
-    tiers: list        # 4 captions, general -> specific
+
+    id: str  # the `id` column, kept as written (the real file numbers rows 0..999)
+    tiers: list  # 4 captions, general -> specific
     image_url: str
+
 
 class HierPair(NamedTuple):
     "One row of the HierarCaps train CSV: positive tiers and negative tiers (negative t contradicts positive t)."
+
     positive: list
     negative: list
 
+
 class HierCandidates(NamedTuple):
     "Unique candidate texts for hierarchical retrieval, with the tier (0-based) each was first seen at."
+
     texts: list
     tiers: list
+
 
 def split_tiers(text: str, where: str = "", n: int | None = N_TIERS) -> list:
     """Split a ' => '-joined caption chain into stripped tiers; `n` tiers exactly (None: any number), none empty.
@@ -60,19 +67,29 @@ def read_hierarcaps_test(path: str | Path) -> list[HierItem]:
     out, seen = [], {}
     for k, r in rows:
         id_, url = r["id"].strip(), r["image_url"].strip()
-        if not id_: raise DataFormatError.at(path, "empty id", row=k, field="id")
-        if id_ in seen: raise DataFormatError.at(path, f"id {id_!r} repeats data row {seen[id_]}", row=k, field="id")
-        if not url: raise DataFormatError.at(path, "empty image_url", row=k, field="image_url")
+        if not id_:
+            raise DataFormatError.at(path, "empty id", row=k, field="id")
+        if id_ in seen:
+            raise DataFormatError.at(path, f"id {id_!r} repeats data row {seen[id_]}", row=k, field="id")
+        if not url:
+            raise DataFormatError.at(path, "empty image_url", row=k, field="image_url")
         seen[id_] = k
         out.append(HierItem(id_, split_tiers(r["captions"], where(path, row=k, field="captions")), url))
     return out
+
 
 def read_hierarcaps_train(path: str | Path) -> list[HierPair]:
     "Read the HierarCaps train CSV (`positive, negative`, each 4 tiers joined by ' => '; `.csv` or `.csv.gz`)."
     path = Path(path)
     _, rows = read_csv_rows(path, ["positive", "negative"])
-    return [HierPair(split_tiers(r["positive"], where(path, row=k, field="positive")),
-                     split_tiers(r["negative"], where(path, row=k, field="negative"))) for k, r in rows]
+    return [
+        HierPair(
+            split_tiers(r["positive"], where(path, row=k, field="positive")),
+            split_tiers(r["negative"], where(path, row=k, field="negative")),
+        )
+        for k, r in rows
+    ]
+
 
 def read_hierarcaps_candidates(paths: str | Path | Sequence, strict: bool = True) -> HierCandidates:
     """Unique candidate texts (first-seen order) with the 0-based tier of their first occurrence, from one or more
@@ -85,11 +102,17 @@ def read_hierarcaps_candidates(paths: str | Path | Sequence, strict: bool = True
         header, rows = read_csv_rows(path, [])
         col = "captions" if "captions" in header else "positive" if "positive" in header else None
         if col is None:
-            raise DataFormatError.at(path, f"missing column: expected 'captions' (as in the test CSV) or 'positive' "
-                                           f"(as in the expanded candidate set), found {header}")
+            raise DataFormatError.at(
+                path,
+                f"missing column: expected 'captions' (as in the test CSV) or 'positive' "
+                f"(as in the expanded candidate set), found {header}",
+            )
         for k, r in rows:
             for t, text in enumerate(split_tiers(r[col], where(path, row=k, field=col), N_TIERS if strict else None)):
-                if text not in seen: seen.add(text); texts.append(text); tiers.append(t)
+                if text not in seen:
+                    seen.add(text)
+                    texts.append(text)
+                    tiers.append(t)
     return HierCandidates(texts, tiers)
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #91a0c8f0
@@ -97,42 +120,61 @@ def _url_name(s: str) -> str:
     "Last path component of a URL (or the string itself when it is not a URL)."
     return PurePosixPath(urlparse(s).path).name if "://" in s else s
 
+
 def read_image_map(path: str | Path) -> dict:
     "Read a `caption<TAB>file-or-url` TSV (no header; Conceptual Captions' own TSV has this shape) into a dict."
     path, out = Path(path), {}
     with open_text(path) as f:
         for i, line in enumerate(f, 1):
             line = line.rstrip("\r\n")
-            if not line.strip(): continue
+            if not line.strip():
+                continue
             parts = line.split("\t")
             if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-                raise DataFormatError.at(path, f"expected 'caption<TAB>image file or URL', found {line!r}"[:400], line=i)
+                raise DataFormatError.at(
+                    path, f"expected 'caption<TAB>image file or URL', found {line!r}"[:400], line=i
+                )
             out.setdefault(parts[0].strip(), parts[1].strip())
     return out
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #b949a8c3
-def _image_files(items: list, split: str, path: Path, image_root: Path | None, image_name: str, image_map) -> list | None:
+def _image_files(
+    items: list, split: str, path: Path, image_root: Path | None, image_name: str, image_map
+) -> list | None:
     """The image file of each HierarCaps item (None without `image_root`: text-only). Test items: the `image_name`
     template under `image_root`; train items: `image_map` (dict or TSV, original caption -> file or URL)."""
-    if image_root is None: return None
-    if not image_root.is_dir(): raise FileNotFoundError(f"image_root {image_root} is not a folder")
+    if image_root is None:
+        return None
+    if not image_root.is_dir():
+        raise FileNotFoundError(f"image_root {image_root} is not a folder")
     files = []
     if split == "test":
         for it in items:
-            keys = {"id": it.id, "basename": _url_name(it.image_url), "stem": PurePosixPath(_url_name(it.image_url)).stem}
-            try: files.append(image_root / image_name.format(**keys))
+            keys = {
+                "id": it.id,
+                "basename": _url_name(it.image_url),
+                "stem": PurePosixPath(_url_name(it.image_url)).stem,
+            }
+            try:
+                files.append(image_root / image_name.format(**keys))
             except (KeyError, IndexError) as e:
-                raise ValueError(f"image_name {image_name!r} uses an unknown key {e}; available keys: {sorted(keys)}") from None
+                raise ValueError(
+                    f"image_name {image_name!r} uses an unknown key {e}; available keys: {sorted(keys)}"
+                ) from None
         return files
     if image_map is None:
-        raise ValueError("HierarCaps train items carry no image: give image_map (original caption -> image "
-                         "file) with image_root, or leave image_root=None for a text-only dataset")
+        raise ValueError(
+            "HierarCaps train items carry no image: give image_map (original caption -> image "
+            "file) with image_root, or leave image_root=None for a text-only dataset"
+        )
     m = image_map if isinstance(image_map, Mapping) else read_image_map(image_map)
     for i, (pos, _) in enumerate(items):
         v = m.get(pos[-1])
         if v is None:
-            raise ValueError(f"image_map has no image for data row {i + 1} of {path}: its original caption "
-                             f"(positive tier 4) is {pos[-1]!r}")
+            raise ValueError(
+                f"image_map has no image for data row {i + 1} of {path}: its original caption "
+                f"(positive tier 4) is {pos[-1]!r}"
+            )
         files.append(image_root / _url_name(v))
     return files
 
@@ -141,60 +183,92 @@ class HierarCaps(Dataset):
     """HierarCaps as a torch `Dataset` of sample dicts keyed by `Batch` field names.
     `split='test'` reads the test CSV (`id, captions, image_url`), `split='train'` the train CSV (`positive, negative`).
     Images are provided only with `image_root` (and, for train, `image_map`): see `provides`."""
+
     provides = frozenset({"images", "captions", "tiers", "tier_negatives", "tier_negatives_valid", "index"})
     "Fields a HierarCaps dataset with images provides; an instance without images provides these minus 'images'."
     SPLITS = ("test", "train")
 
-    def __init__(self, path: str | Path, split: str = "test", image_root: str | Path | None = None,
-                 image_size: int = 224, image_name: str = "{basename}", image_map: Mapping | str | Path | None = None,
-                 n: int | None = None, fields: Iterable[str] | None = None, transform=None, check_images: bool = True):
-        if split not in self.SPLITS: raise ValueError(f"unknown split {split!r}; expected one of {list(self.SPLITS)}")
+    def __init__(
+        self,
+        path: str | Path,
+        split: str = "test",
+        image_root: str | Path | None = None,
+        image_size: int = 224,
+        image_name: str = "{basename}",
+        image_map: Mapping | str | Path | None = None,
+        n: int | None = None,
+        fields: Iterable[str] | None = None,
+        transform=None,
+        check_images: bool = True,
+    ):
+        if split not in self.SPLITS:
+            raise ValueError(f"unknown split {split!r}; expected one of {list(self.SPLITS)}")
         self.path, self.split, self.image_size, self.transform = Path(path), split, int(image_size), transform
         self.items = read_hierarcaps_test(path) if split == "test" else read_hierarcaps_train(path)
-        if n is not None: self.items = self.items[:int(n)]
+        if n is not None:
+            self.items = self.items[: int(n)]
         self.image_root = None if image_root is None else Path(image_root)
         self._files = _image_files(self.items, split, self.path, self.image_root, image_name, image_map)
         self.provides = type(self).provides if self._files is not None else type(self).provides - {"images"}
-        self.fields = self.provides if fields is None else check_fields(self.provides, fields, repr(self), "the `fields` argument")
-        if self._files is not None and check_images and "images" in self.fields: self._check_images()
+        self.fields = (
+            self.provides
+            if fields is None
+            else check_fields(self.provides, fields, repr(self), "the `fields` argument")
+        )
+        if self._files is not None and check_images and "images" in self.fields:
+            self._check_images()
 
-    def __len__(self): return len(self.items)
+    def __len__(self):
+        return len(self.items)
+
     def __repr__(self):
-        return (f"HierarCaps({self.split!r}, {self.path.name}, n={len(self)}, "
-                f"{'images from ' + str(self.image_root) if self._files is not None else 'text-only'})")
+        return (
+            f"HierarCaps({self.split!r}, {self.path.name}, n={len(self)}, "
+            f"{'images from ' + str(self.image_root) if self._files is not None else 'text-only'})"
+        )
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
-        if not 0 <= i < len(self): raise IndexError(f"index {i} out of range for {self!r}")
+        if not 0 <= i < len(self):
+            raise IndexError(f"index {i} out of range for {self!r}")
         it, F, out = self.items[i], self.fields, {"index": i}
         tiers = list(it.tiers if self.split == "test" else it.positive)
         if "tiers" in F:
             out["tiers"] = tiers
             out["tier_negatives"] = [""] * N_TIERS if self.split == "test" else list(it.negative)
             out["tier_negatives_valid"] = [self.split == "train"] * N_TIERS
-        if "captions" in F: out["captions"] = tiers[-1]
-        if "images" in F: out["images"] = self._image(i)
+        if "captions" in F:
+            out["captions"] = tiers[-1]
+        if "images" in F:
+            out["images"] = self._image(i)
         return out
 
-    def _name(self, i): return f"{i} (id {self.items[i].id!r})" if self.split == "test" else f"{i} (data row {i + 1})"
+    def _name(self, i):
+        return f"{i} (id {self.items[i].id!r})" if self.split == "test" else f"{i} (data row {i + 1})"
 
     def _check_images(self):
         missing = [(i, f) for i, f in enumerate(self._files) if not f.is_file()]
         if missing:
             shown = "; ".join(f"item {self._name(i)}: expected {f}" for i, f in missing[:5])
-            raise FileNotFoundError(f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
-                                    f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}")
-        open_first_images(self._files, names=[f"HierarCaps item {self._name(i)}" for i in range(min(2, len(self._files)))])   # decodable
+            raise FileNotFoundError(
+                f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
+                f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}"
+            )
+        open_first_images(
+            self._files, names=[f"HierarCaps item {self._name(i)}" for i in range(min(2, len(self._files)))]
+        )  # decodable
 
     def image_path(self, i: int) -> Path:
         "The image file of item `i` (only when the dataset has images)."
-        if self._files is None: raise ValueError(f"{self!r} has no images")
+        if self._files is None:
+            raise ValueError(f"{self!r} has no images")
         return self._files[i]
 
     def groups(self) -> list:
         "Lists of item indices that share one image (test split: one image, several reference hierarchies)."
         g = {}
-        for i, it in enumerate(self.items): g.setdefault(it.image_url if self.split == "test" else i, []).append(i)
+        for i, it in enumerate(self.items):
+            g.setdefault(it.image_url if self.split == "test" else i, []).append(i)
         return list(g.values())
 
     def _image(self, i: int):
@@ -207,8 +281,16 @@ class HierarCaps(Dataset):
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #f507f7fb
 def _hierarcaps(cfg, fields=None):
-    if cfg.path is None: raise ValueError("data.name=hierarcaps needs data.path (a HierarCaps CSV, see data/README.md)")
-    return HierarCaps(cfg.path, split="test" if "test" in cfg.split else "train", image_root=cfg.image_root,
-                      image_size=cfg.image_size, n=cfg.n, fields=fields)
+    if cfg.path is None:
+        raise ValueError("data.name=hierarcaps needs data.path (a HierarCaps CSV, see data/README.md)")
+    return HierarCaps(
+        cfg.path,
+        split="test" if "test" in cfg.split else "train",
+        image_root=cfg.image_root,
+        image_size=cfg.image_size,
+        n=cfg.n,
+        fields=fields,
+    )
+
 
 DATASETS.register(DatasetSpec("hierarcaps", lambda cfg: _hierarcaps(cfg).provides, _hierarcaps))

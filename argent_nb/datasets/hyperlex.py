@@ -15,8 +15,10 @@ __all__ = ['HYPERLEX_PROMPT', 'HYPERLEX_HEADER', 'HyperLexPair', 'read_hyperlex'
 HYPERLEX_PROMPT = "a picture of a {}"
 "RE's prompt for embedding HyperLex words (supp. B.5)."
 
+
 class HyperLexPair(NamedTuple):
     "One HyperLex pair: to what degree is `word1` (specific) a type of `word2` (general)? `score` is AVG_SCORE (0-6)."
+
     word1: str
     word2: str
     pos: str
@@ -30,28 +32,46 @@ class HyperLexPair(NamedTuple):
 HYPERLEX_HEADER = ("WORD1", "WORD2", "POS", "TYPE", "AVG_SCORE", "AVG_SCORE_0_10", "STD")
 "The first 7 header fields of `hyperlex-all.txt` (the 8th is `SCORES..`, the individual ratings)."
 
+
 def read_hyperlex(path: str | Path, pos: str | None = None) -> list[HyperLexPair]:
     "Read a HyperLex file (`hyperlex-all.txt` format); `pos='N'` or `'V'` keeps one part of speech."
     path = Path(path)
-    if pos not in (None, "N", "V"): raise ValueError(f"pos must be None, 'N' or 'V', got {pos!r}")
+    if pos not in (None, "N", "V"):
+        raise ValueError(f"pos must be None, 'N' or 'V', got {pos!r}")
     out = []
     with open_text(path) as f:
         first = f.readline().rstrip("\r\n")
-        if not first.strip(): raise DataFormatError.at(path, f"empty file; expected the header {' '.join(HYPERLEX_HEADER)} SCORES..")
+        if not first.strip():
+            raise DataFormatError.at(path, f"empty file; expected the header {' '.join(HYPERLEX_HEADER)} SCORES..")
         if tuple(first.split()[:7]) != HYPERLEX_HEADER:
-            raise DataFormatError.at(path, f"not the HyperLex header; expected '{' '.join(HYPERLEX_HEADER)} SCORES..', "
-                                           f"found {first!r}", line=1)
+            raise DataFormatError.at(
+                path,
+                f"not the HyperLex header; expected '{' '.join(HYPERLEX_HEADER)} SCORES..', found {first!r}",
+                line=1,
+            )
         for i, line in enumerate(f, 2):
             t = line.split()
-            if not t: continue
-            if len(t) < 7: raise DataFormatError.at(path, f"expected at least 7 space-separated fields "
-                                                    f"({' '.join(HYPERLEX_HEADER)}), found {len(t)}: {line.strip()!r}", line=i)
-            if t[2] not in ("N", "V"): raise DataFormatError.at(path, f"POS must be 'N' or 'V', found {t[2]!r}", line=i)
-            try: nums = [float(x) for x in t[4:]]
-            except ValueError: raise DataFormatError.at(path, f"AVG_SCORE, AVG_SCORE_0_10, STD and the ratings must be "
-                                                        f"numbers, found {t[4:]!r}", line=i) from None
-            if not 0 <= nums[0] <= 6: raise DataFormatError.at(path, f"AVG_SCORE must be in [0, 6], found {nums[0]}", line=i)
+            if not t:
+                continue
+            if len(t) < 7:
+                raise DataFormatError.at(
+                    path,
+                    f"expected at least 7 space-separated fields "
+                    f"({' '.join(HYPERLEX_HEADER)}), found {len(t)}: {line.strip()!r}",
+                    line=i,
+                )
+            if t[2] not in ("N", "V"):
+                raise DataFormatError.at(path, f"POS must be 'N' or 'V', found {t[2]!r}", line=i)
+            try:
+                nums = [float(x) for x in t[4:]]
+            except ValueError:
+                raise DataFormatError.at(
+                    path, f"AVG_SCORE, AVG_SCORE_0_10, STD and the ratings must be numbers, found {t[4:]!r}", line=i
+                ) from None
+            if not 0 <= nums[0] <= 6:
+                raise DataFormatError.at(path, f"AVG_SCORE must be in [0, 6], found {nums[0]}", line=i)
             if pos is None or t[2] == pos:
                 out.append(HyperLexPair(t[0], t[1], t[2], t[3], nums[0], nums[1], nums[2], tuple(nums[3:])))
-    if not out and pos is None: raise DataFormatError.at(path, "no pairs after the header")
+    if not out and pos is None:
+        raise DataFormatError.at(path, "no pairs after the header")
     return out

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Sequence
 from PIL import Image
 from torch.utils.data import Dataset
-from .common import (DataFormatError, json_field, check_folder, open_first_images, open_image, open_text,
-                                       pil_to_tensor, read_json, resize_center_crop, where)
+from .common import DataFormatError, json_field, check_folder, open_first_images, open_image
+from .common import open_text, pil_to_tensor, read_json, resize_center_crop, where
 
 # %% auto #0
 __all__ = ['ZS_SUITE', 'CLIP_BENCHMARK_NAMES', 'IMG_EXTENSIONS', 'WNID', 'IMAGE_SUBFOLDERS', 'clip_benchmark_name',
@@ -22,12 +22,38 @@ __all__ = ['ZS_SUITE', 'CLIP_BENCHMARK_NAMES', 'IMG_EXTENSIONS', 'WNID', 'IMAGE_
            'read_flickr_txt', 'read_captions', 'check_captions']
 
 # %% ../../nbs/78_datasets.standard.ipynb #c5a93881
-ZS_SUITE = ("imagenet", "food101", "cifar10", "cifar100", "cub2011", "sun397", "cars", "aircraft", "dtd", "pets",
-            "caltech101", "flowers102", "stl10", "eurosat", "resisc45", "country211", "mnist", "clevr", "pcam", "sst2")
+ZS_SUITE = (
+    "imagenet",
+    "food101",
+    "cifar10",
+    "cifar100",
+    "cub2011",
+    "sun397",
+    "cars",
+    "aircraft",
+    "dtd",
+    "pets",
+    "caltech101",
+    "flowers102",
+    "stl10",
+    "eurosat",
+    "resisc45",
+    "country211",
+    "mnist",
+    "clevr",
+    "pcam",
+    "sst2",
+)
 "MERU's zero-shot classification suite (its release's eval config), which HyCoCLIP and ARGENT report; MERU's names."
-CLIP_BENCHMARK_NAMES = {"imagenet": "imagenet1k", "aircraft": "fgvc_aircraft", "flowers102": "flowers",
-                        "clevr": "clevr_count_all", "sst2": "renderedsst2"}
+CLIP_BENCHMARK_NAMES = {
+    "imagenet": "imagenet1k",
+    "aircraft": "fgvc_aircraft",
+    "flowers102": "flowers",
+    "clevr": "clevr_count_all",
+    "sst2": "renderedsst2",
+}
 "Suite names that clip-benchmark spells differently (the others are the same; it has no CUB-200)."
+
 
 def clip_benchmark_name(name: str) -> str:
     "clip-benchmark's name of suite dataset `name` (itself when not renamed)."
@@ -36,57 +62,75 @@ def clip_benchmark_name(name: str) -> str:
 # %% ../../nbs/78_datasets.standard.ipynb #710890b8
 @functools.cache
 def _clip_benchmark_json(fname: str) -> dict:
-    try: import clip_benchmark.datasets as cbd
+    try:
+        import clip_benchmark.datasets as cbd
     except ImportError:
-        raise ImportError("clip-benchmark is not installed (class names and prompt templates of the standard sets): "
-                          "pip install clip-benchmark") from None
+        raise ImportError(
+            "clip-benchmark is not installed (class names and prompt templates of the standard sets): "
+            "pip install clip-benchmark"
+        ) from None
     return json.loads((importlib.resources.files(cbd) / fname).read_text())
+
 
 def clip_benchmark_classnames() -> dict:
     "clip-benchmark's English class names {dataset: [names in label order]} (read-only: shared)."
     return _clip_benchmark_json("en_classnames.json")
 
+
 def clip_benchmark_templates() -> dict:
     "clip-benchmark's English zero-shot prompt templates {dataset: [templates with {c}]} (read-only: shared)."
     return _clip_benchmark_json("en_zeroshot_classification_templates.json")
+
 
 @functools.cache
 def imagenet_wnids() -> tuple[str, ...]:
     "ImageNet-1k's 1000 WordNet ids in class-index order (clip-benchmark's builder; its import takes seconds)."
     from clip_benchmark.datasets.builder import all_imagenet_wordnet_ids
+
     return tuple(all_imagenet_wordnet_ids)
 
 # %% ../../nbs/78_datasets.standard.ipynb #d780d0d1
 def normalise_template(t, at: str) -> str:
     "`t` with its one placeholder written `{c}` (`{}` is MERU's spelling); a `DataFormatError` naming `at` otherwise."
-    if not isinstance(t, str): raise DataFormatError(f"{at}: expected a template string, got {type(t).__name__}")
+    if not isinstance(t, str):
+        raise DataFormatError(f"{at}: expected a template string, got {type(t).__name__}")
     s = t.replace("{}", "{c}")
-    try: s.format(c="x")
+    try:
+        s.format(c="x")
     except (KeyError, IndexError, ValueError) as e:
-        raise DataFormatError(f"{at}: template {t!r} is not a format string whose only field is {{c}} ({type(e).__name__}: {e})") from None
-    if s.count("{c}") != 1: raise DataFormatError(f"{at}: template {t!r} must hold the class name placeholder {{c}} exactly once")
+        raise DataFormatError(
+            f"{at}: template {t!r} is not a format string whose only field is {{c}} ({type(e).__name__}: {e})"
+        ) from None
+    if s.count("{c}") != 1:
+        raise DataFormatError(f"{at}: template {t!r} must hold the class name placeholder {{c}} exactly once")
     return s
+
 
 def load_templates(path) -> dict[str, list[str]]:
     "A custom template file `{dataset: [templates]}` (clip-benchmark's format), every template normalised."
     d = read_json(path)
     if not isinstance(d, dict) or not d:
-        raise DataFormatError(f"{path}: expected a JSON object {{dataset: [templates with {{c}}]}}, got {type(d).__name__}")
+        raise DataFormatError(
+            f"{path}: expected a JSON object {{dataset: [templates with {{c}}]}}, got {type(d).__name__}"
+        )
     out = {}
     for k, v in d.items():
-        if not isinstance(v, list) or not v: raise DataFormatError(f"{where(path, field=k)}: expected a non-empty list of templates")
+        if not isinstance(v, list) or not v:
+            raise DataFormatError(f"{where(path, field=k)}: expected a non-empty list of templates")
         out[k] = [normalise_template(t, where(path, field=f"{k}[{i}]")) for i, t in enumerate(v)]
     return out
 
 # %% ../../nbs/78_datasets.standard.ipynb #048d8614
 def dataset_templates(name: str, custom: dict | None = None, source: str = "custom templates") -> list[str]:
-    """Prompt templates of dataset `name`. With `custom` (`load_templates`): its entry under our name or clip-benchmark's,
+    """Prompt templates of dataset `name`. With `custom` (`load_templates`): its entry under our name or
+    clip-benchmark's,
     else its ImageNet entry, else an error naming `source`. Without: clip-benchmark's, falling back to ImageNet's."""
     keys = list(dict.fromkeys([name, clip_benchmark_name(name)]))
     src = custom if custom is not None else clip_benchmark_templates()
     look = list(dict.fromkeys([*keys, "imagenet1k", "imagenet"]))
     for k in look:
-        if k in src: return [normalise_template(t, f"{source}[{k}][{i}]") for i, t in enumerate(src[k])]
+        if k in src:
+            return [normalise_template(t, f"{source}[{k}][{i}]") for i, t in enumerate(src[k])]
     raise DataFormatError(f"{source}: no templates for {name!r} (looked for {look}); it has {sorted(src)}")
 
 # %% ../../nbs/78_datasets.standard.ipynb #fa77dbf2
@@ -94,61 +138,90 @@ IMG_EXTENSIONS = (".jpg", ".jpeg", ".png", ".ppm", ".bmp", ".pgm", ".tif", ".tif
 "Image file suffixes (case-insensitive) a class folder's images may have: torchvision's `ImageFolder` list."
 WNID = re.compile(r"n\d{8}")
 
+
 def class_root(folder) -> Path:
     "The folder holding the class folders: `folder/test`, else `folder/val`, else `folder` (which must exist)."
     folder = check_folder(folder, "dataset folder")
     for sub in ("test", "val"):
-        if (folder / sub).is_dir(): return folder / sub
+        if (folder / sub).is_dir():
+            return folder / sub
     return folder
+
 
 def _names_file(folder: Path, root: Path, n: int) -> list[str] | None:
     f = next((p / "classnames.txt" for p in (root, folder) if (p / "classnames.txt").is_file()), None)
-    if f is None: return None
-    with open_text(f) as fh: lines = [l.strip() for l in fh.read().splitlines()]
-    while lines and not lines[-1]: lines.pop()
-    if len(lines) != n: raise DataFormatError(f"{f}: {len(lines)} class names for {n} class folders in {root}; expected one per line, in sorted folder order")
-    if "" in lines: raise DataFormatError.at(f, "empty class name", line=lines.index("") + 1)
+    if f is None:
+        return None
+    with open_text(f) as fh:
+        lines = [l.strip() for l in fh.read().splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    if len(lines) != n:
+        raise DataFormatError(
+            f"{f}: {len(lines)} class names for {n} class folders in {root}; expected one per line, in sorted folder "
+            "order"
+        )
+    if "" in lines:
+        raise DataFormatError.at(f, "empty class name", line=lines.index("") + 1)
     return lines
 
 # %% ../../nbs/78_datasets.standard.ipynb #5e5ecc28
 def class_names(folder, root, folders: Sequence[str]) -> list[str]:
-    "Names of the class `folders` of `root` (from `folder`, the dataset folder): `classnames.txt`, wnids, or folder names."
+    """Names of the class `folders` of `root` (from `folder`, the dataset folder): `classnames.txt`, wnids, or folder
+    names."""
     names = _names_file(Path(folder), Path(root), len(folders))
-    if names is not None: return names
+    if names is not None:
+        return names
     if folders and all(WNID.fullmatch(f) for f in folders):
         idx, cn = {w: i for i, w in enumerate(imagenet_wnids())}, clip_benchmark_classnames()["imagenet1k"]
         unknown = [f for f in folders if f not in idx]
-        if unknown: raise DataFormatError(f"{root}: class folders {unknown[:5]} are not ImageNet-1k wnids")
+        if unknown:
+            raise DataFormatError(f"{root}: class folders {unknown[:5]} are not ImageNet-1k wnids")
         return [cn[idx[f]] for f in folders]
     return [f.replace("_", " ") for f in folders]
+
 
 @dataclass
 class ClassFolder:
     "A classification set read from class folders: files and labels in `ImageFolder` order, class names in label order."
+
     name: str
     root: Path
     folders: list[str]
     names: list[str]
     files: list[Path]
     labels: list[int]
-    def __len__(self): return len(self.files)
-    def __repr__(self): return f"ClassFolder({self.name!r}, {len(self.names)} classes, {len(self.files)} images, root={str(self.root)!r})"
+
+    def __len__(self):
+        return len(self.files)
+
+    def __repr__(self):
+        return (
+            f"ClassFolder({self.name!r}, {len(self.names)} classes, {len(self.files)} images, root={str(self.root)!r})"
+        )
 
 # %% ../../nbs/78_datasets.standard.ipynb #e1e51e8b
 def read_class_folder(folder, name: str | None = None) -> ClassFolder:
     "The classification set in `folder` (see above); `name` defaults to the folder's name. Errors name the folder."
     root = class_root(folder)
     folders = sorted(d.name for d in root.iterdir() if d.is_dir() and not d.name.startswith("."))
-    if not folders: raise DataFormatError(f"{root}: no class folders; expected <class>/<image files> (ImageFolder layout)")
+    if not folders:
+        raise DataFormatError(f"{root}: no class folders; expected <class>/<image files> (ImageFolder layout)")
     files, labels = [], []
     for k, f in enumerate(folders):
         imgs = sorted(p for p in (root / f).iterdir() if p.is_file() and p.suffix.lower() in IMG_EXTENSIONS)
-        if not imgs: raise DataFormatError(f"{root / f}: class folder without image files (suffixes {', '.join(IMG_EXTENSIONS)})")
-        files += imgs; labels += [k] * len(imgs)
+        if not imgs:
+            raise DataFormatError(
+                f"{root / f}: class folder without image files (suffixes {', '.join(IMG_EXTENSIONS)})"
+            )
+        files += imgs
+        labels += [k] * len(imgs)
     return ClassFolder(name or Path(folder).name, root, folders, class_names(folder, root, folders), files, labels)
 
+
 def check_class_folder(folder, k: int = 2) -> ClassFolder:
-    "`read_class_folder` and decode the first `k` images of every class (errors name the file): what a config check runs."
+    """`read_class_folder` and decode the first `k` images of every class (errors name the file): what a config check
+    runs."""
     cf = read_class_folder(folder)
     for c in range(len(cf.folders)):
         first = [f for f, l in zip(cf.files, cf.labels) if l == c][:k]
@@ -157,119 +230,190 @@ def check_class_folder(folder, k: int = 2) -> ClassFolder:
 
 # %% ../../nbs/78_datasets.standard.ipynb #88d915d4
 class ImageFiles(Dataset):
-    """Image files as samples `{"index", "images"}`: RGB in [0, 1] at `size` x `size`, by `resize` = "crop" (shorter side
+    """Image files as samples `{"index", "images"}`: RGB in [0, 1] at `size` x `size`, by `resize` = "crop" (shorter
+    side
     to `size`, centre crop) or "squash" (bicubic to `size` x `size`). `names[i]` says where the data lists file i."""
+
     RESIZE = ("crop", "squash")
+
     def __init__(self, files: Sequence, size: int, resize: str = "crop", names: Sequence[str] | None = None):
-        if resize not in self.RESIZE: raise ValueError(f"resize must be one of {self.RESIZE}, got {resize!r}")
-        if names is not None and len(names) != len(files): raise ValueError(f"{len(names)} names for {len(files)} files")
+        if resize not in self.RESIZE:
+            raise ValueError(f"resize must be one of {self.RESIZE}, got {resize!r}")
+        if names is not None and len(names) != len(files):
+            raise ValueError(f"{len(names)} names for {len(files)} files")
         self.files, self.size, self.resize, self.names = [Path(f) for f in files], int(size), resize, names
 
-    def __len__(self): return len(self.files)
+    def __len__(self):
+        return len(self.files)
 
     def __getitem__(self, i: int) -> dict:
         f = self.files[i]
-        if not f.exists(): raise FileNotFoundError(f"{self.names[i] + ': ' if self.names else ''}image file {f} does not exist")
+        if not f.exists():
+            raise FileNotFoundError(f"{self.names[i] + ': ' if self.names else ''}image file {f} does not exist")
         im = open_image(f, name=f"{self.names[i] + ': ' if self.names else ''}image {f}")
-        im = resize_center_crop(im, self.size) if self.resize == "crop" else im.resize((self.size, self.size), Image.BICUBIC)
+        im = (
+            resize_center_crop(im, self.size)
+            if self.resize == "crop"
+            else im.resize((self.size, self.size), Image.BICUBIC)
+        )
         return {"index": i, "images": pil_to_tensor(im)}
 
-    def __repr__(self): return f"ImageFiles({len(self)} files, size={self.size}, resize={self.resize!r})"
+    def __repr__(self):
+        return f"ImageFiles({len(self)} files, size={self.size}, resize={self.resize!r})"
 
 # %% ../../nbs/78_datasets.standard.ipynb #7df64b2c
 @dataclass
 class CaptionSet:
-    "A retrieval set: image files, captions, `txt_to_img[j]` = the image of caption j, and how the file names each image."
+    """A retrieval set: image files, captions, `txt_to_img[j]` = the image of caption j, and how the file names each
+    image."""
+
     source: Path
     images: list[Path]
     captions: list[str]
     txt_to_img: list[int]
     entries: list[str]
-    def __repr__(self): return f"CaptionSet({len(self.images)} images, {len(self.captions)} captions, from {str(self.source)!r})"
+
+    def __repr__(self):
+        return f"CaptionSet({len(self.images)} images, {len(self.captions)} captions, from {str(self.source)!r})"
+
 
 IMAGE_SUBFOLDERS = ("val2014", "val2017", "flickr30k_images", "images")
 "Subfolders of an annotation file's folder where its images are looked for when no image folder is given."
 
+
 def image_root(ann, first: str | Path, root=None) -> Path:
     "`root`, or the first of the annotation file's folder and its `IMAGE_SUBFOLDERS` holding the relative path `first`."
-    if root is not None: return Path(root)
+    if root is not None:
+        return Path(root)
     cands = [Path(ann).parent, *(Path(ann).parent / s for s in IMAGE_SUBFOLDERS)]
     return next((c for c in cands if (c / first).is_file()), cands[0])
 
 # %% ../../nbs/78_datasets.standard.ipynb #1c4ea8c1
 def _karpathy_entry(path, i: int, e) -> tuple[str, str, list[str]]:
     "(split, relative image path, captions) of entry `i` of a Karpathy file."
-    if not isinstance(e, dict): raise DataFormatError.at(path, f"expected an image object, got {type(e).__name__}", entry=i)
+    if not isinstance(e, dict):
+        raise DataFormatError.at(path, f"expected an image object, got {type(e).__name__}", entry=i)
     for f in ("filename", "split", "sentences"):
-        if f not in e: raise DataFormatError.at(path, "missing; an image entry has filename, split, sentences (filepath for COCO)", entry=i, field=f)
+        if f not in e:
+            raise DataFormatError.at(
+                path, "missing; an image entry has filename, split, sentences (filepath for COCO)", entry=i, field=f
+            )
     s = e["sentences"]
-    if not isinstance(s, list) or not s: raise DataFormatError.at(path, f"expected a non-empty list of {{'raw': caption}}, got {s!r}"[:300], entry=i, field="sentences")
+    if not isinstance(s, list) or not s:
+        raise DataFormatError.at(
+            path, f"expected a non-empty list of {{'raw': caption}}, got {s!r}"[:300], entry=i, field="sentences"
+        )
     caps = [json_field(x, "raw", path, at=f"sentences[{j}]", entry=i).strip() for j, x in enumerate(s)]
     return e["split"], str(Path(e.get("filepath", "")) / e["filename"]), caps
+
 
 def read_karpathy(path, data: dict, root=None, split: str = "test") -> CaptionSet:
     "The `split` entries of a Karpathy split file `path` (parsed: `data`) as a `CaptionSet`."
     rows, splits = [], set()
     for i, e in enumerate(data["images"]):
-        sp, rel, caps = _karpathy_entry(path, i, e); splits.add(sp)
-        if sp == split: rows.append((i, rel, caps))
-    if not rows: raise DataFormatError(f"{path}: no images in split {split!r}; the file's splits are {sorted(map(str, splits))}")
+        sp, rel, caps = _karpathy_entry(path, i, e)
+        splits.add(sp)
+        if sp == split:
+            rows.append((i, rel, caps))
+    if not rows:
+        raise DataFormatError(f"{path}: no images in split {split!r}; the file's splits are {sorted(map(str, splits))}")
     root = image_root(path, rows[0][1], root)
     caps = [c for _, _, cs in rows for c in cs]
-    return CaptionSet(Path(path), [root / r for _, r, _ in rows], caps, [k for k, (_, _, cs) in enumerate(rows) for _ in cs],
-                      [where(path, entry=i) for i, _, _ in rows])
+    return CaptionSet(
+        Path(path),
+        [root / r for _, r, _ in rows],
+        caps,
+        [k for k, (_, _, cs) in enumerate(rows) for _ in cs],
+        [where(path, entry=i) for i, _, _ in rows],
+    )
 
 # %% ../../nbs/78_datasets.standard.ipynb #ff1400df
 def read_coco_captions(path, data: dict, root=None) -> CaptionSet:
-    "A COCO-captions file `path` (parsed: `data`) as a `CaptionSet`, images by sorted id (torchvision's `CocoCaptions` order)."
-    if not isinstance(data.get("annotations"), list): raise DataFormatError(f"{path}: 'annotations' must be a list of {{image_id, caption}}")
+    """A COCO-captions file `path` (parsed: `data`) as a `CaptionSet`, images by sorted id (torchvision's `CocoCaptions`
+    order)."""
+    if not isinstance(data.get("annotations"), list):
+        raise DataFormatError(f"{path}: 'annotations' must be a list of {{image_id, caption}}")
     files, at = {}, {}
     for i, e in enumerate(data["images"]):
         for f in ("id", "file_name"):
-            if not isinstance(e, dict) or f not in e: raise DataFormatError(f"{where(path, field=f'images[{i}].{f}')}: missing; an image has id and file_name")
-        if e["id"] in files: raise DataFormatError(f"{where(path, field=f'images[{i}].id')}: image id {e['id']!r} appears twice")
+            if not isinstance(e, dict) or f not in e:
+                raise DataFormatError(
+                    f"{where(path, field=f'images[{i}].{f}')}: missing; an image has id and file_name"
+                )
+        if e["id"] in files:
+            raise DataFormatError(f"{where(path, field=f'images[{i}].id')}: image id {e['id']!r} appears twice")
         files[e["id"]], at[e["id"]] = e["file_name"], where(path, field=f"images[{i}]")
     caps = defaultdict(list)
     for j, a in enumerate(data["annotations"]):
         if not isinstance(a, dict) or a.get("image_id") not in files:
-            raise DataFormatError(f"{where(path, field=f'annotations[{j}].image_id')}: {a.get('image_id') if isinstance(a, dict) else a!r} is not the id of an image in 'images'")
+            raise DataFormatError(
+                f"{where(path, field=f'annotations[{j}].image_id')}: "
+                f"{a.get('image_id') if isinstance(a, dict) else a!r} is not the id of an image in 'images'"
+            )
         caps[a["image_id"]].append(json_field(a, "caption", path, at=f"annotations[{j}]").strip())
     ids = sorted(files)
     bare = [i for i in ids if not caps[i]]
-    if bare: raise DataFormatError(f"{at[bare[0]]}: image {bare[0]!r} has no caption ({len(bare)} such images); every retrieval image needs one")
+    if bare:
+        raise DataFormatError(
+            f"{at[bare[0]]}: image {bare[0]!r} has no caption ({len(bare)} such images); every retrieval image needs "
+            "one"
+        )
     root = image_root(path, files[ids[0]], root)
-    return CaptionSet(Path(path), [root / files[i] for i in ids], [c for i in ids for c in caps[i]],
-                      [k for k, i in enumerate(ids) for _ in caps[i]], [at[i] for i in ids])
+    return CaptionSet(
+        Path(path),
+        [root / files[i] for i in ids],
+        [c for i in ids for c in caps[i]],
+        [k for k, i in enumerate(ids) for _ in caps[i]],
+        [at[i] for i in ids],
+    )
 
 # %% ../../nbs/78_datasets.standard.ipynb #53877eaa
 def read_flickr_txt(path, root=None) -> CaptionSet:
     "clip-benchmark's Flickr retrieval text file (header, then `<image>.jpg,<caption>` lines) as a `CaptionSet`."
     path, data = Path(path), defaultdict(list)
-    with open_text(path) as f: lines = f.read().splitlines()
-    if not lines: raise DataFormatError(f"{path}: empty file; expected a header line, then <image>.jpg,<caption> lines")
+    with open_text(path) as f:
+        lines = f.read().splitlines()
+    if not lines:
+        raise DataFormatError(f"{path}: empty file; expected a header line, then <image>.jpg,<caption> lines")
     first = {}
     for n, line in enumerate(lines[1:], start=2):
-        if not line.strip(): continue
-        if ".jpg," not in line: raise DataFormatError.at(path, f"expected <image>.jpg,<caption>, got {line!r}"[:300], line=n)
+        if not line.strip():
+            continue
+        if ".jpg," not in line:
+            raise DataFormatError.at(path, f"expected <image>.jpg,<caption>, got {line!r}"[:300], line=n)
         img, cap = line.strip().split(".jpg,", 1)
-        if not cap.strip(): raise DataFormatError.at(path, f"expected a non-empty caption after {img}.jpg,", line=n)
-        data[img + ".jpg"].append(cap.strip()); first.setdefault(img + ".jpg", n)
-    if not data: raise DataFormatError(f"{path}: no caption lines after the header")
+        if not cap.strip():
+            raise DataFormatError.at(path, f"expected a non-empty caption after {img}.jpg,", line=n)
+        data[img + ".jpg"].append(cap.strip())
+        first.setdefault(img + ".jpg", n)
+    if not data:
+        raise DataFormatError(f"{path}: no caption lines after the header")
     names = list(data)
     root = image_root(path, names[0], root)
-    return CaptionSet(path, [root / i for i in names], [c for i in names for c in data[i]],
-                      [k for k, i in enumerate(names) for _ in data[i]], [where(path, line=first[i]) for i in names])
+    return CaptionSet(
+        path,
+        [root / i for i in names],
+        [c for i in names for c in data[i]],
+        [k for k, i in enumerate(names) for _ in data[i]],
+        [where(path, line=first[i]) for i in names],
+    )
 
 # %% ../../nbs/78_datasets.standard.ipynb #d1f90091
 def read_captions(path, root=None, split: str = "test") -> CaptionSet:
     "A retrieval set from a Karpathy json, a COCO-captions json or clip-benchmark's Flickr text file (see above)."
     path = Path(path)
-    if path.suffix == ".txt": return read_flickr_txt(path, root)
+    if path.suffix == ".txt":
+        return read_flickr_txt(path, root)
     data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("images"), list) or not data["images"]:
-        raise DataFormatError(f"{path}: expected a Karpathy split json or a COCO-captions json (an object whose 'images' is a non-empty list)")
-    if "annotations" in data: return read_coco_captions(path, data, root)
+        raise DataFormatError(
+            f"{path}: expected a Karpathy split json or a COCO-captions json (an object whose 'images' is a non-empty "
+            "list)"
+        )
+    if "annotations" in data:
+        return read_coco_captions(path, data, root)
     return read_karpathy(path, data, root, split)
+
 
 def check_captions(path, root=None, split: str = "test", k: int = 2) -> CaptionSet:
     "`read_captions` and decode the first `k` images (errors name the file and the entry that lists the image)."

@@ -12,7 +12,8 @@ import torch
 from torch.utils.data import Dataset
 from ..core.data import Taxonomy, check_fields, rank_negatives
 from ..core.registry import DATASETS, DatasetSpec
-from .common import DataFormatError, json_field, load_image, open_first_images, open_image, open_text, read_csv_rows, read_json, where
+from .common import DataFormatError, json_field, load_image, open_first_images, open_image, open_text
+from .common import read_csv_rows, read_json, where
 from .hierarcaps import split_tiers
 
 # %% auto #0
@@ -27,40 +28,55 @@ RANKS = ("kingdom", "phylum", "class", "order", "family", "genus", "species")
 ROOT_TEXT = "Eukarya"
 "RCME's entailment-root text for the tree of life (sec. 5.1); it is not prefixed to the rank texts."
 
+
 class TaxonSample(NamedTuple):
     "One image of a taxon, as a metadata file lists it."
-    image: Path          # the image file
-    leaf: tuple          # the 7 rank names (species: the epithet)
-    origin: str          # where the metadata names the image (file, row or json index, field), for errors
+
+    image: Path  # the image file
+    leaf: tuple  # the 7 rank names (species: the epithet)
+    origin: str  # where the metadata names the image (file, row or json index, field), for errors
     common_name: str = ""
+
 
 def taxon_leaf(names: Sequence, path, fields: Sequence = RANKS, **loc) -> tuple:
     """The 7 rank names `names` of one taxon as a `Taxonomy` leaf: stripped strings, none empty; a species written as
     a binomial under its genus ('Panthera leo' under 'Panthera') becomes its epithet ('leo'). Errors name `path`, the
     place `loc` (`row=`, `line=`, ... as in `common.where`) and the field of the rank (`fields[j]`)."""
     if len(names) != len(RANKS):
-        raise DataFormatError.at(path, f"expected {len(RANKS)} rank names {list(RANKS)}, found {len(names)}: {list(names)!r}", **loc)
+        raise DataFormatError.at(
+            path, f"expected {len(RANKS)} rank names {list(RANKS)}, found {len(names)}: {list(names)!r}", **loc
+        )
     out = []
     for r, f, v in zip(RANKS, fields, names):
-        if not isinstance(v, str): raise DataFormatError.at(path, f"the {r} name must be a string, found {v!r}", field=f, **loc)
-        if not v.strip(): raise DataFormatError.at(path, f"empty {r} name", field=f, **loc)
+        if not isinstance(v, str):
+            raise DataFormatError.at(path, f"the {r} name must be a string, found {v!r}", field=f, **loc)
+        if not v.strip():
+            raise DataFormatError.at(path, f"empty {r} name", field=f, **loc)
         out.append(v.strip())
-    if out[6].startswith(out[5] + " "): out[6] = out[6][len(out[5]) + 1:].strip()
+    if out[6].startswith(out[5] + " "):
+        out[6] = out[6][len(out[5]) + 1 :].strip()
     return tuple(out)
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #d5c501d5
 FOLDER_FORMAT = "{number}_{Kingdom}_{Phylum}_{Class}_{Order}_{Family}_{Genus}_{epithet}"
 "How TreeOfLife (6-digit numbers) and iNat21 (5 digits) name a species folder."
 
+
 def parse_folder_name(name: str, path, **loc) -> tuple[int, tuple]:
     """(number, leaf) of the species folder name `name` (`FOLDER_FORMAT`). Errors name `path` and the place `loc`
     (`row=`, `field=`, ... as in `common.where`)."""
     parts = name.split("_")
     if not (parts[0].isascii() and parts[0].isdigit()):
-        raise DataFormatError.at(path, f"folder name {name!r} does not start with a number; expected {FOLDER_FORMAT}", **loc)
+        raise DataFormatError.at(
+            path, f"folder name {name!r} does not start with a number; expected {FOLDER_FORMAT}", **loc
+        )
     if len(parts) != 1 + len(RANKS):
-        raise DataFormatError.at(path, f"folder name {name!r} has {len(parts) - 1} rank name(s) after the number, "
-                                       f"expected {len(RANKS)}: {FOLDER_FORMAT}", **loc)
+        raise DataFormatError.at(
+            path,
+            f"folder name {name!r} has {len(parts) - 1} rank name(s) after the number, "
+            f"expected {len(RANKS)}: {FOLDER_FORMAT}",
+            **loc,
+        )
     field = loc.pop("field", None)
     return int(parts[0]), taxon_leaf(parts[1:], path, [field] * len(RANKS), **loc)
 
@@ -70,14 +86,26 @@ def treeoflife_csv(path, split: str = "train") -> Path:
     `{split}_folders`, or the folder that holds it (RCME's `work_dir`, e.g. `.../evobio10m-dev/256x256`)."""
     path = Path(path)
     for p in (path, path / "image_metadata.csv", path / f"{split}_folders" / "image_metadata.csv"):
-        if p.is_file(): return p
-    raise FileNotFoundError(f"no TreeOfLife metadata at {path}: expected the file image_metadata.csv, a folder "
-                            f"holding it, or a folder holding {split}_folders/image_metadata.csv")
+        if p.is_file():
+            return p
+    raise FileNotFoundError(
+        f"no TreeOfLife metadata at {path}: expected the file image_metadata.csv, a folder "
+        f"holding it, or a folder holding {split}_folders/image_metadata.csv"
+    )
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #5f63c721
-TOL_COLUMNS = ("global_id", "folder_name", "image_filename", "source_dataset", "relative_path", "scientific_name",
-               "common_name", *RANKS)
+TOL_COLUMNS = (
+    "global_id",
+    "folder_name",
+    "image_filename",
+    "source_dataset",
+    "relative_path",
+    "scientific_name",
+    "common_name",
+    *RANKS,
+)
 "The columns of TreeOfLife's `image_metadata.csv` (RCME's export)."
+
 
 def _tol_row(path, k: int, r: dict) -> tuple[int, tuple]:
     "(folder number, leaf) of data row `k` of `image_metadata.csv`, checked: folder name = rank columns, paths agree."
@@ -85,22 +113,37 @@ def _tol_row(path, k: int, r: dict) -> tuple[int, tuple]:
     num, named = parse_folder_name(folder, path, row=k, field="folder_name")
     leaf = taxon_leaf([r[c] for c in RANKS], path, RANKS, row=k)
     for rank, a, b in zip(RANKS, named, leaf):
-        if a != b: raise DataFormatError.at(path, f"{rank} {b!r} disagrees with the folder name {folder!r}, whose {rank} "
-                                                  f"is {a!r}", row=k, field=rank)
-    if not gid: raise DataFormatError.at(path, "empty global_id", row=k, field="global_id")
+        if a != b:
+            raise DataFormatError.at(
+                path,
+                f"{rank} {b!r} disagrees with the folder name {folder!r}, whose {rank} is {a!r}",
+                row=k,
+                field=rank,
+            )
+    if not gid:
+        raise DataFormatError.at(path, "empty global_id", row=k, field="global_id")
     if PurePosixPath(fn).stem != gid or PurePosixPath(fn).name != fn:
-        raise DataFormatError.at(path, f"image_filename {fn!r} is not the image of global_id {gid!r} ({gid + '.jpg'!r})",
-                                 row=k, field="image_filename")
+        raise DataFormatError.at(
+            path,
+            f"image_filename {fn!r} is not the image of global_id {gid!r} ({gid + '.jpg'!r})",
+            row=k,
+            field="image_filename",
+        )
     if r["relative_path"].strip() != f"{folder}/{fn}":
-        raise DataFormatError.at(path, f"relative_path {r['relative_path']!r} is not folder_name/image_filename "
-                                       f"= {folder + '/' + fn!r}", row=k, field="relative_path")
+        raise DataFormatError.at(
+            path,
+            f"relative_path {r['relative_path']!r} is not folder_name/image_filename = {folder + '/' + fn!r}",
+            row=k,
+            field="relative_path",
+        )
     return num, leaf
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #627a0b65
 def read_treeoflife(path, split: str = "train", image_root=None, check_folders: bool = True) -> list[TaxonSample]:
     """The images of TreeOfLife split `split` (`treeoflife_csv(path, split)`) in file order, each row checked by
     `_tol_row`. A global_id used twice, a folder number or a taxon in two folders, and (`check_folders`) a species
-    folder on disk that no row lists are errors. Images: `relative_path` under `image_root` (default: the csv's folder)."""
+    folder on disk that no row lists are errors. Images: `relative_path` under `image_root` (default: the csv's
+    folder)."""
     csv_path = treeoflife_csv(path, split)
     root = Path(image_root) if image_root is not None else csv_path.parent
     _, rows = read_csv_rows(csv_path, TOL_COLUMNS)
@@ -108,37 +151,68 @@ def read_treeoflife(path, split: str = "train", image_root=None, check_folders: 
     for k, r in rows:
         num, leaf = _tol_row(csv_path, k, r)
         gid, folder = r["global_id"].strip(), r["folder_name"].strip()
-        if gid in ids: raise DataFormatError.at(csv_path, f"global_id {gid!r} repeats data row {ids[gid]}", row=k, field="global_id")
+        if gid in ids:
+            raise DataFormatError.at(
+                csv_path, f"global_id {gid!r} repeats data row {ids[gid]}", row=k, field="global_id"
+            )
         ids[gid] = k
         for key, seen, what in ((num, by_num, f"folder number {num}"), (leaf, by_leaf, f"taxon {' '.join(leaf)!r}")):
             f0, k0 = seen.setdefault(key, (folder, k))
-            if f0 != folder: raise DataFormatError.at(csv_path, f"{what} is in folder {folder!r} here but in {f0!r} on "
-                                                                f"data row {k0}", row=k, field="folder_name")
-        out.append(TaxonSample(root / r["relative_path"].strip(), leaf, where(csv_path, row=k, field="relative_path"),
-                               r["common_name"].strip()))
+            if f0 != folder:
+                raise DataFormatError.at(
+                    csv_path,
+                    f"{what} is in folder {folder!r} here but in {f0!r} on data row {k0}",
+                    row=k,
+                    field="folder_name",
+                )
+        out.append(
+            TaxonSample(
+                root / r["relative_path"].strip(),
+                leaf,
+                where(csv_path, row=k, field="relative_path"),
+                r["common_name"].strip(),
+            )
+        )
     listed = {f for f, _ in by_leaf.values()}
-    extra = sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in listed) if check_folders and root.is_dir() else []
-    if extra: raise DataFormatError.at(csv_path, f"{len(extra)} species folder(s) under {root} have no row in this file, so "
-                                                 f"their images would be skipped: {extra[:3]}")
+    extra = (
+        sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in listed)
+        if check_folders and root.is_dir()
+        else []
+    )
+    if extra:
+        raise DataFormatError.at(
+            csv_path,
+            f"{len(extra)} species folder(s) under {root} have no row in this file, so "
+            f"their images would be skipped: {extra[:3]}",
+        )
     return out
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #a222bd37
 INAT_RANK_KEYS = ("kingdom", "phylum", "class", "order", "family", "genus", "specific_epithet")
 "The rank keys of an iNat21 category, rank 0 first."
 
+
 def _inat_categories(path, cats: list) -> dict:
-    "category id -> (leaf, image_dir_name, common name, index) of iNat21 `categories`, each checked against its folder name."
+    """category id -> (leaf, image_dir_name, common name, index) of iNat21 `categories`, each checked against its folder
+    name."""
     out = {}
     for k, c in enumerate(cats):
         at = f"categories[{k}]"
         cid = json_field(c, "id", path, int, at=at)
-        if cid in out: raise DataFormatError.at(path, f"category id {cid} repeats categories[{out[cid][3]}]", field=f"{at}.id")
-        leaf = taxon_leaf([json_field(c, key, path, at=at, blank=True) for key in INAT_RANK_KEYS], path, [f"{at}.{key}" for key in INAT_RANK_KEYS])
+        if cid in out:
+            raise DataFormatError.at(path, f"category id {cid} repeats categories[{out[cid][3]}]", field=f"{at}.id")
+        leaf = taxon_leaf(
+            [json_field(c, key, path, at=at, blank=True) for key in INAT_RANK_KEYS],
+            path,
+            [f"{at}.{key}" for key in INAT_RANK_KEYS],
+        )
         d = json_field(c, "image_dir_name", path, at=at)
         _, named = parse_folder_name(d, path, field=f"{at}.image_dir_name")
         for key, a, b in zip(INAT_RANK_KEYS, named, leaf):
-            if a != b: raise DataFormatError.at(path, f"{key} {b!r} disagrees with image_dir_name {d!r}, whose {key} is {a!r}",
-                                                field=f"{at}.{key}")
+            if a != b:
+                raise DataFormatError.at(
+                    path, f"{key} {b!r} disagrees with image_dir_name {d!r}, whose {key} is {a!r}", field=f"{at}.{key}"
+                )
         out[cid] = (leaf, d, str(c.get("common_name", "")), k)
     return out
 
@@ -148,18 +222,31 @@ def _inat_labels(path, images: list, anns: list, cats: dict) -> dict:
     ids, out = {}, {}
     for k, im in enumerate(images):
         iid = json_field(im, "id", path, int, at=f"images[{k}]")
-        if iid in ids: raise DataFormatError.at(path, f"image id {iid} repeats images[{ids[iid]}]", field=f"images[{k}].id")
+        if iid in ids:
+            raise DataFormatError.at(path, f"image id {iid} repeats images[{ids[iid]}]", field=f"images[{k}].id")
         ids[iid] = k
     for k, a in enumerate(anns):
         at = f"annotations[{k}]"
         iid, cid = json_field(a, "image_id", path, int, at=at), json_field(a, "category_id", path, int, at=at)
-        if iid not in ids: raise DataFormatError.at(path, f"unknown image id {iid} (no such id in images)", field=f"{at}.image_id")
-        if cid not in cats: raise DataFormatError.at(path, f"unknown category id {cid} (no such id in categories)", field=f"{at}.category_id")
-        if iid in out: raise DataFormatError.at(path, f"image id {iid} already has a category (annotations[{out[iid][1]}])", field=f"{at}.image_id")
+        if iid not in ids:
+            raise DataFormatError.at(path, f"unknown image id {iid} (no such id in images)", field=f"{at}.image_id")
+        if cid not in cats:
+            raise DataFormatError.at(
+                path, f"unknown category id {cid} (no such id in categories)", field=f"{at}.category_id"
+            )
+        if iid in out:
+            raise DataFormatError.at(
+                path, f"image id {iid} already has a category (annotations[{out[iid][1]}])", field=f"{at}.image_id"
+            )
         out[iid] = (cid, k)
     missing = [k for k, im in enumerate(images) if im["id"] not in out]
-    if missing: raise DataFormatError.at(path, f"image id {images[missing[0]]['id']} has no annotation ({len(missing)} image(s) "
-                                               f"without one; every image needs one category)", field=f"images[{missing[0]}].id")
+    if missing:
+        raise DataFormatError.at(
+            path,
+            f"image id {images[missing[0]]['id']} has no annotation ({len(missing)} image(s) "
+            f"without one; every image needs one category)",
+            field=f"images[{missing[0]}].id",
+        )
     return out
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #d96212e0
@@ -178,13 +265,16 @@ def read_inat21(path, image_root=None) -> list[TaxonSample]:
         fn = json_field(im, "file_name", path, at=f"images[{k}]")
         leaf, folder, common, _ = cat[label[im["id"]][0]]
         if PurePosixPath(fn).parent.name != folder:
-            raise DataFormatError.at(path, f"file_name {fn!r} is not in its category's folder {folder!r}", field=f"images[{k}].file_name")
+            raise DataFormatError.at(
+                path, f"file_name {fn!r} is not in its category's folder {folder!r}", field=f"images[{k}].file_name"
+            )
         out.append(TaxonSample(root / fn, leaf, where(path, field=f"images[{k}].file_name"), common))
     return out
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #f4005d7d
 RARE_COLUMNS = ("kingdom", "phylum", "cls", "order", "family", "genus", "species", "common_name", "filepath", "class")
 "The columns of BioCLIP-Rare's `metadata.csv`; `cls` is the taxonomic class, `class` the label."
+
 
 def read_bioclip_rare(path, image_root=None) -> list[TaxonSample]:
     """The images of BioCLIP-Rare's `metadata.csv` in file order; the `class` label and the taxon (rank columns) must
@@ -197,14 +287,26 @@ def read_bioclip_rare(path, image_root=None) -> list[TaxonSample]:
     for k, r in rows:
         leaf = taxon_leaf([r[c] for c in rank_cols], path, rank_cols, row=k)
         fp, label = r["filepath"].strip(), r["class"].strip()
-        if not fp: raise DataFormatError.at(path, "empty filepath", row=k, field="filepath")
-        if not label: raise DataFormatError.at(path, "empty class (the label)", row=k, field="class")
+        if not fp:
+            raise DataFormatError.at(path, "empty filepath", row=k, field="filepath")
+        if not label:
+            raise DataFormatError.at(path, "empty class (the label)", row=k, field="class")
         l0, k0 = by_label.setdefault(label, (leaf, k))
-        if l0 != leaf: raise DataFormatError.at(path, f"class {label!r} is the taxon {' '.join(leaf)!r} here but "
-                                                      f"{' '.join(l0)!r} on data row {k0}", row=k, field="class")
+        if l0 != leaf:
+            raise DataFormatError.at(
+                path,
+                f"class {label!r} is the taxon {' '.join(leaf)!r} here but {' '.join(l0)!r} on data row {k0}",
+                row=k,
+                field="class",
+            )
         c0, k1 = by_leaf.setdefault(leaf, (label, k))
-        if c0 != label: raise DataFormatError.at(path, f"the taxon {' '.join(leaf)!r} has class {label!r} here but "
-                                                       f"{c0!r} on data row {k1}", row=k, field="class")
+        if c0 != label:
+            raise DataFormatError.at(
+                path,
+                f"the taxon {' '.join(leaf)!r} has class {label!r} here but {c0!r} on data row {k1}",
+                row=k,
+                field="class",
+            )
         out.append(TaxonSample(root / fp, leaf, where(path, row=k, field="filepath"), r["common_name"].strip()))
     return out
 
@@ -214,14 +316,20 @@ def rank_chain_leaf(text: str, path, cumulative: bool = True, **loc) -> tuple:
     j-1, a space and the rank-j name (RCME's rank texts); else text j is the rank-j name alone. `loc` as in `where`."""
     field = loc.pop("field", None)
     texts = split_tiers(text, where(path, field=field, **loc), n=len(RANKS))
-    if not cumulative: return taxon_leaf(texts, path, [field] * len(RANKS), **loc)
+    if not cumulative:
+        return taxon_leaf(texts, path, [field] * len(RANKS), **loc)
     names = [texts[0]]
     for j in range(1, len(RANKS)):
         head = texts[j - 1] + " "
-        if not texts[j].startswith(head) or not texts[j][len(head):].strip():
-            raise DataFormatError.at(path, f"rank text {j + 1} ({RANKS[j]}) {texts[j]!r} is not rank text {j} "
-                                           f"{texts[j - 1]!r} followed by a {RANKS[j]} name", field=field, **loc)
-        names.append(texts[j][len(head):].strip())
+        if not texts[j].startswith(head) or not texts[j][len(head) :].strip():
+            raise DataFormatError.at(
+                path,
+                f"rank text {j + 1} ({RANKS[j]}) {texts[j]!r} is not rank text {j} "
+                f"{texts[j - 1]!r} followed by a {RANKS[j]} name",
+                field=field,
+                **loc,
+            )
+        names.append(texts[j][len(head) :].strip())
     return taxon_leaf(names, path, [field] * len(RANKS), **loc)
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #f070ef11
@@ -234,7 +342,8 @@ def read_hier_retrieval(path, image_root=None, cumulative: bool = True) -> list[
     out = []
     for k, r in rows:
         fn = r["img_fn"].strip()
-        if not fn: raise DataFormatError.at(path, "empty img_fn", row=k, field="img_fn")
+        if not fn:
+            raise DataFormatError.at(path, "empty img_fn", row=k, field="img_fn")
         leaf = rank_chain_leaf(r["captions"], path, cumulative, row=k, field="captions")
         out.append(TaxonSample(root / fn, leaf, where(path, row=k, field="img_fn")))
     return out
@@ -242,6 +351,7 @@ def read_hier_retrieval(path, image_root=None, cumulative: bool = True) -> list[
 # %% ../../nbs/75_datasets.treeoflife.ipynb #1e30a346
 SPLIT_IDS = {"train": 0, "val": 1, "test": 2}
 "Split name -> id mixed into the per-sample seeds (the ids `HierShapes` uses)."
+
 
 def split_id(split: str) -> int:
     "The id of `split` in the per-sample seeds: `SPLIT_IDS`, else the CRC-32 of the name (the same in every process)."
@@ -251,9 +361,18 @@ def split_id(split: str) -> int:
 def rcme_train_transform(size: int = 224):
     "RCME's released train transform scaled to `size`: squash to round(size*256/224), RandomCrop, h/v flips, blur 5."
     from torchvision import transforms as tv
+
     big = int(round(size * 256 / 224))
-    return tv.Compose([tv.Resize((big, big), interpolation=tv.InterpolationMode.BILINEAR), tv.RandomCrop(size),
-                       tv.RandomHorizontalFlip(0.5), tv.RandomVerticalFlip(0.5), tv.GaussianBlur(5, (0.01, 1.0)), tv.ToTensor()])
+    return tv.Compose(
+        [
+            tv.Resize((big, big), interpolation=tv.InterpolationMode.BILINEAR),
+            tv.RandomCrop(size),
+            tv.RandomHorizontalFlip(0.5),
+            tv.RandomVerticalFlip(0.5),
+            tv.GaussianBlur(5, (0.01, 1.0)),
+            tv.ToTensor(),
+        ]
+    )
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #a4821809
 def seeded(transform, x, key) -> torch.Tensor:
@@ -266,41 +385,90 @@ def seeded(transform, x, key) -> torch.Tensor:
 # %% ../../nbs/75_datasets.treeoflife.ipynb #9d493309
 class TaxonImages(Dataset):
     """Images of tree-of-life taxa (a list of `TaxonSample`, the first `n`) as a torch `Dataset` of sample dicts keyed
-    by `Batch` field names, with the samples' `Taxonomy`. Sample `i` is a pure function of (samples, seed, split, i): its
+    by `Batch` field names, with the samples' `Taxonomy`. Sample `i` is a pure function of (samples, seed, split, i):
+    its
     hard negatives are drawn from `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[..., 3]`
     (random); with `augment` its image from `[..., 4, epoch]`."""
-    provides = frozenset({"index", "images", "captions", "rank_labels", "rank_texts", "rank_negatives",
-                          "rank_negatives_valid", "rank_negatives_differ", "rank_random_negatives",
-                          "rank_random_negatives_valid"})
 
-    def __init__(self, samples: Sequence[TaxonSample], split: str = "test", image_size: int | None = 224,
-                 n: int | None = None, seed: int = 0, fields: Iterable[str] | None = None, transform=None,
-                 check_images: bool = True, source: str = "", augment: bool = False):
-        self.samples = list(samples)[:None if n is None else int(n)]
-        self.split, self.seed, self.image_size, self.transform, self.source = split, int(seed), image_size, transform, source
-        if not self.samples: raise ValueError(f"{self!r} has no samples")
-        if augment and not image_size: raise ValueError(f"{self!r}: augment=True needs an image_size")
+    provides = frozenset(
+        {
+            "index",
+            "images",
+            "captions",
+            "rank_labels",
+            "rank_texts",
+            "rank_negatives",
+            "rank_negatives_valid",
+            "rank_negatives_differ",
+            "rank_random_negatives",
+            "rank_random_negatives_valid",
+        }
+    )
+
+    def __init__(
+        self,
+        samples: Sequence[TaxonSample],
+        split: str = "test",
+        image_size: int | None = 224,
+        n: int | None = None,
+        seed: int = 0,
+        fields: Iterable[str] | None = None,
+        transform=None,
+        check_images: bool = True,
+        source: str = "",
+        augment: bool = False,
+    ):
+        self.samples = list(samples)[: None if n is None else int(n)]
+        self.split, self.seed, self.image_size, self.transform, self.source = (
+            split,
+            int(seed),
+            image_size,
+            transform,
+            source,
+        )
+        if not self.samples:
+            raise ValueError(f"{self!r} has no samples")
+        if augment and not image_size:
+            raise ValueError(f"{self!r}: augment=True needs an image_size")
         self.augment, self.epoch = bool(augment), 0
         self.taxonomy = Taxonomy(sorted({s.leaf for s in self.samples}), rank_names=RANKS)
-        self.fields = check_fields(self.provides, self.provides if fields is None else fields, repr(self), "the `fields` argument")
-        if check_images and "images" in self.fields: self.check_images()
+        self.fields = check_fields(
+            self.provides, self.provides if fields is None else fields, repr(self), "the `fields` argument"
+        )
+        if check_images and "images" in self.fields:
+            self.check_images()
 
-    def __len__(self): return len(self.samples)
-    def __repr__(self): return f"{type(self).__name__}({self.split!r}, {self.source + ', ' if self.source else ''}n={len(self.samples)})"
-    def leaf(self, i: int) -> tuple: return self.samples[i].leaf
-    def image_path(self, i: int) -> Path: return self.samples[i].image
+    def __len__(self):
+        return len(self.samples)
+
+    def __repr__(self):
+        return (
+            f"{type(self).__name__}({self.split!r}, {self.source + ', ' if self.source else ''}n={len(self.samples)})"
+        )
+
+    def leaf(self, i: int) -> tuple:
+        return self.samples[i].leaf
+
+    def image_path(self, i: int) -> Path:
+        return self.samples[i].image
 
     def check_images(self):
-        "Raise a `DataFormatError` naming the metadata file, row and field of the missing images (the first 3) or of an unreadable one among the first 2."
+        """Raise a `DataFormatError` naming the metadata file, row and field of the missing images (the first 3) or of
+        an unreadable one among the first 2."""
         bad = [s for s in self.samples if not s.image.is_file()]
-        if bad: raise DataFormatError(f"{len(bad)} of {len(self)} images are missing: " + "; ".join(
-            f"{s.origin}: no image file {s.image}" for s in bad[:3]) + (" ..." if len(bad) > 3 else ""))
+        if bad:
+            raise DataFormatError(
+                f"{len(bad)} of {len(self)} images are missing: "
+                + "; ".join(f"{s.origin}: no image file {s.image}" for s in bad[:3])
+                + (" ..." if len(bad) > 3 else "")
+            )
         open_first_images([s.image for s in self.samples], names=[s.origin for s in self.samples[:2]])
 
     NEGATIVE_STREAMS = {"rank_matched": 2, "random": 3}
-    augments = True        # `augment=True`: the release's train transform, keyed by [..., 4, epoch]
+    augments = True  # `augment=True`: the release's train transform, keyed by [..., 4, epoch]
 
-    def set_epoch(self, epoch: int): self.epoch = int(epoch)
+    def set_epoch(self, epoch: int):
+        self.epoch = int(epoch)
 
     def negatives(self, i: int, mode: str = "rank_matched") -> list:
         "`core.data.rank_negatives` of sample `i` in `mode`, drawn from the sample's own generator for that mode."
@@ -309,18 +477,28 @@ class TaxonImages(Dataset):
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
-        if not 0 <= i < len(self): raise IndexError(f"index {i} out of range for {self!r}")
+        if not 0 <= i < len(self):
+            raise IndexError(f"index {i} out of range for {self!r}")
         s, F, T, out = self.samples[i], self.fields, self.taxonomy, {"index": i}
         if "images" in F:
-            if not s.image.is_file(): raise DataFormatError(f"{s.origin}: no image file {s.image}")
-            img = (seeded(rcme_train_transform(self.image_size), open_image(s.image), [self.seed, split_id(self.split), i, 4, self.epoch])
-                   if self.augment else load_image(s.image, self.image_size))
+            if not s.image.is_file():
+                raise DataFormatError(f"{s.origin}: no image file {s.image}")
+            img = (
+                seeded(
+                    rcme_train_transform(self.image_size),
+                    open_image(s.image),
+                    [self.seed, split_id(self.split), i, 4, self.epoch],
+                )
+                if self.augment
+                else load_image(s.image, self.image_size)
+            )
             out["images"] = self.transform(img) if self.transform is not None else img
         out["captions"] = T.rank_text(s.leaf)
         out["rank_labels"] = T.rank_labels(s.leaf)
-        out["rank_texts"] = [T.rank_text(s.leaf[:j + 1]) for j in range(len(RANKS))]
+        out["rank_texts"] = [T.rank_text(s.leaf[: j + 1]) for j in range(len(RANKS))]
         for key, mode in (("rank_negatives", "rank_matched"), ("rank_random_negatives", "random")):
-            if not F & {key, key + "_valid", key + "_differ"}: continue
+            if not F & {key, key + "_valid", key + "_differ"}:
+                continue
             negs = self.negatives(i, mode)
             out[key] = [T.rank_text(m) if m is not None else "" for m, _ in negs]
             out[key + "_valid"] = [m is not None for m, _ in negs]
@@ -329,15 +507,22 @@ class TaxonImages(Dataset):
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #1947e8eb
 class TreeOfLife(TaxonImages):
-    "TreeOfLife-10M in RCME's species-folder layout (`read_treeoflife`): `path` = the csv, the split folder or its parent."
+    """TreeOfLife-10M in RCME's species-folder layout (`read_treeoflife`): `path` = the csv, the split folder or its
+    parent."""
+
     def __init__(self, path, split: str = "train", image_root=None, check_folders: bool = True, **kw):
         self.path = treeoflife_csv(path, split)
-        super().__init__(read_treeoflife(self.path, split, image_root, check_folders), split,
-                         source=f"{self.path.parent.name}/{self.path.name}", **kw)
+        super().__init__(
+            read_treeoflife(self.path, split, image_root, check_folders),
+            split,
+            source=f"{self.path.parent.name}/{self.path.name}",
+            **kw,
+        )
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #d6e71de8
 class INat21(TaxonImages):
     "The iNat21 validation json (`read_inat21`): `path` = `val.json`; images under `image_root` (default: its folder)."
+
     def __init__(self, path, split: str = "val", image_root=None, **kw):
         self.path = Path(path)
         super().__init__(read_inat21(self.path, image_root), split, source=self.path.name, **kw)
@@ -345,6 +530,7 @@ class INat21(TaxonImages):
 # %% ../../nbs/75_datasets.treeoflife.ipynb #cb66d774
 class BioCLIPRare(TaxonImages):
     "BioCLIP-Rare's `metadata.csv` (`read_bioclip_rare`); images: `filepath` under `image_root` (default: its folder)."
+
     def __init__(self, path, split: str = "test", image_root=None, **kw):
         self.path = Path(path)
         super().__init__(read_bioclip_rare(self.path, image_root), split, source=self.path.name, **kw)
@@ -352,6 +538,7 @@ class BioCLIPRare(TaxonImages):
 # %% ../../nbs/75_datasets.treeoflife.ipynb #2e84a7d4
 class HierRetrieval(TaxonImages):
     "A hierarchical-retrieval CSV (`read_hier_retrieval`); images: `img_fn` under `image_root` (default: its folder)."
+
     def __init__(self, path, split: str = "test", image_root=None, cumulative: bool = True, **kw):
         self.path = Path(path)
         super().__init__(read_hier_retrieval(self.path, image_root, cumulative), split, source=self.path.name, **kw)
@@ -361,22 +548,37 @@ def one_per_species(ds: TaxonImages, seed: int | None = None) -> list[int]:
     """Indices of one image per species (leaf) of `ds`, species in order of their first image: that first image
     (`seed=None`), or one drawn uniformly at random per species with `np.random.default_rng(seed)` (RCME sec. 5.2)."""
     groups = {}
-    for i in range(len(ds)): groups.setdefault(ds.leaf(i), []).append(i)
-    if seed is None: return [g[0] for g in groups.values()]
+    for i in range(len(ds)):
+        groups.setdefault(ds.leaf(i), []).append(i)
+    if seed is None:
+        return [g[0] for g in groups.values()]
     rng = np.random.default_rng(seed)
     return [g[int(rng.integers(len(g)))] for g in groups.values()]
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #03e12dd5
 def _builder(name: str, cls: type, what: str) -> Callable:
     "The `DatasetSpec.build` of `data.name=name`: `cls` from the data config, once `data.path` (`what`) is set."
+
     def build(cfg, fields=None):
-        if cfg.path is None: raise ValueError(f"data.name={name} needs data.path: {what} (see data/README.md)")
-        return cls(cfg.path, cfg.split, image_root=cfg.image_root, image_size=cfg.image_size, n=cfg.n, seed=cfg.seed,
-                   fields=fields, augment=getattr(cfg, "augment", False))
+        if cfg.path is None:
+            raise ValueError(f"data.name={name} needs data.path: {what} (see data/README.md)")
+        return cls(
+            cfg.path,
+            cfg.split,
+            image_root=cfg.image_root,
+            image_size=cfg.image_size,
+            n=cfg.n,
+            seed=cfg.seed,
+            fields=fields,
+            augment=getattr(cfg, "augment", False),
+        )
+
     return build
 
+
 for _name, _cls, _what in (
-        ("treeoflife", TreeOfLife, "the folder holding {split}_folders/, the split folder, or its image_metadata.csv"),
-        ("inat21", INat21, "the iNat21 val.json (images under its folder or data.image_root)"),
-        ("bioclip_rare", BioCLIPRare, "BioCLIP-Rare's metadata.csv (images under its folder or data.image_root)")):
+    ("treeoflife", TreeOfLife, "the folder holding {split}_folders/, the split folder, or its image_metadata.csv"),
+    ("inat21", INat21, "the iNat21 val.json (images under its folder or data.image_root)"),
+    ("bioclip_rare", BioCLIPRare, "BioCLIP-Rare's metadata.csv (images under its folder or data.image_root)"),
+):
     DATASETS.register(DatasetSpec(_name, lambda cfg, cls=_cls: cls.provides, _builder(_name, _cls, _what)))

@@ -17,12 +17,17 @@ __all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'cluster_labels', 'l
 # %% ../../nbs/79c_eval.claims.ipynb #2726cc6b
 VERDICTS = ("holds", "reversed", "inconclusive")
 
+
 def verdict(lo: float, hi: float, direction: int = 1) -> str:
-    "The verdict of an interval [lo, hi] on the difference A - B for a claim that A is higher (`direction=1`) or lower (-1)."
-    if direction not in (1, -1): raise ValueError(f"direction must be 1 (A > B) or -1 (A < B), got {direction!r}")
-    if not lo <= hi: raise ValueError(f"an interval needs lo <= hi, got [{lo}, {hi}]")
+    """The verdict of an interval [lo, hi] on the difference A - B for a claim that A is higher (`direction=1`) or lower
+    (-1)."""
+    if direction not in (1, -1):
+        raise ValueError(f"direction must be 1 (A > B) or -1 (A < B), got {direction!r}")
+    if not lo <= hi:
+        raise ValueError(f"an interval needs lo <= hi, got [{lo}, {hi}]")
     holds, reversed_, inconclusive = VERDICTS
-    if lo > 0 or hi < 0: return holds if (lo > 0) == (direction > 0) else reversed_
+    if lo > 0 or hi < 0:
+        return holds if (lo > 0) == (direction > 0) else reversed_
     return inconclusive
 
 # %% ../../nbs/79c_eval.claims.ipynb #9b7ca323
@@ -32,6 +37,7 @@ class Decision:
     `df` degrees of freedom), the verdict for `direction` (with a non-inferiority `margin`: of A - B + margin), the
     two-sided p-value of no difference (of A - B = -margin), and `detectable`: the true difference this interval
     detects with 80% power."""
+
     diff: float
     lo: float
     hi: float
@@ -49,108 +55,177 @@ class Decision:
 
     def __str__(self) -> str:
         return f"{self.diff:+.3f} [{self.lo:+.3f}, {self.hi:+.3f}] {self.verdict}"
+
     def row(self) -> dict:
         "The cells of a verdict table: difference, interval, verdict, p, detectable effect, items, seeds of A / B."
-        return {"difference": f"{self.diff:+.3f}", f"{self.level:.0%} interval": f"[{self.lo:+.3f}, {self.hi:+.3f}]",
-                "verdict": self.verdict, "p": f"{self.p:.3f}", "detectable": f"{self.detectable:.3f}",
-                "items": str(self.n_items), "seeds": "/".join(map(str, self.n_seeds))}
+        return {
+            "difference": f"{self.diff:+.3f}",
+            f"{self.level:.0%} interval": f"[{self.lo:+.3f}, {self.hi:+.3f}]",
+            "verdict": self.verdict,
+            "p": f"{self.p:.3f}",
+            "detectable": f"{self.detectable:.3f}",
+            "items": str(self.n_items),
+            "seeds": "/".join(map(str, self.n_seeds)),
+        }
 
 # %% ../../nbs/79c_eval.claims.ipynb #ce31dd1d
 def runs_array(x, name: str) -> np.ndarray:
     """Per-item outcomes as [S runs, N items, ...]: [N] is one run; [S, N] S runs; [S, N, k] S runs of N item records
     (e.g. (rank, score) for a tau). Errors name the argument and the first bad entry."""
     x = np.asarray(x, dtype=float)
-    if x.ndim == 0 or x.size == 0: raise ValueError(f"{name}: expected per-item outcomes [N] or [runs, N, ...], got shape {x.shape}")
-    if x.ndim == 1: x = x[None]
+    if x.ndim == 0 or x.size == 0:
+        raise ValueError(f"{name}: expected per-item outcomes [N] or [runs, N, ...], got shape {x.shape}")
+    if x.ndim == 1:
+        x = x[None]
     if not np.isfinite(x).all():
-        raise ValueError(f"{name}: non-finite outcome at index {np.argwhere(~np.isfinite(x))[0].tolist()} (run, item, ...)")
+        raise ValueError(
+            f"{name}: non-finite outcome at index {np.argwhere(~np.isfinite(x))[0].tolist()} (run, item, ...)"
+        )
     return x
 
 # %% ../../nbs/79c_eval.claims.ipynb #3a6e8b5b
 def cluster_labels(n: int, groups=None) -> tuple[np.ndarray, int]:
     """Each of `n` items' cluster index (0 .. G-1) and G: `groups` ([n] labels: items with one label share their chance,
     e.g. the foils and PEP pairs of one scene), or each item its own cluster."""
-    if groups is None: return np.arange(n), n
+    if groups is None:
+        return np.arange(n), n
     g = np.asarray(groups)
-    if g.shape != (n,): raise ValueError(f"groups must label each of the {n} items, got shape {g.shape}")
+    if g.shape != (n,):
+        raise ValueError(f"groups must label each of the {n} items, got shape {g.shape}")
     labels, inv = np.unique(g, return_inverse=True)
-    if len(labels) < 2: raise ValueError(f"groups: the items need at least 2 clusters, got {len(labels)}")
+    if len(labels) < 2:
+        raise ValueError(f"groups: the items need at least 2 clusters, got {len(labels)}")
     return inv.ravel(), len(labels)
 
 # %% ../../nbs/79c_eval.claims.ipynb #e72a25ec
-def leave_one_out(x: np.ndarray, inv: np.ndarray, n_clusters: int, stat: Callable | None = None,
-                  max_blocks: int = 100, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def leave_one_out(
+    x: np.ndarray, inv: np.ndarray, n_clusters: int, stat: Callable | None = None, max_blocks: int = 100, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """Each run's statistic on all items of `x` [S, N, ...], [S], and with each block of clusters left out, [S, B]. The
-    mean (`stat` None) leaves out one cluster at a time (from per-cluster sums); any other `stat` (items -> float) leaves
+    mean (`stat` None) leaves out one cluster at a time (from per-cluster sums); any other `stat` (items -> float)
+    leaves
     out one cluster, or with more than `max_blocks` clusters one of `max_blocks` blocks, the clusters dealt into them
     at random (`seed`), whole."""
     S, n = x.shape[:2]
     if stat is None:
-        if x.ndim != 2: raise ValueError(f"outcomes with item records {x.shape[2:]} need a `stat` (items -> float)")
+        if x.ndim != 2:
+            raise ValueError(f"outcomes with item records {x.shape[2:]} need a `stat` (items -> float)")
         sums = np.stack([np.bincount(inv, weights=r, minlength=n_clusters) for r in x])
         counts, total = np.bincount(inv, minlength=n_clusters), x.sum(1)
         return total / n, (total[:, None] - sums) / (n - counts)
     blocks = min(n_clusters, max_blocks)
-    deal = np.arange(n_clusters) if blocks == n_clusters else np.random.default_rng(seed).permutation(n_clusters) % blocks
+    deal = (
+        np.arange(n_clusters) if blocks == n_clusters else np.random.default_rng(seed).permutation(n_clusters) % blocks
+    )
     item_block = deal[inv]
     full = np.array([stat(r) for r in x], dtype=float)
     return full, np.array([[stat(r[item_block != k]) for k in range(blocks)] for r in x], dtype=float)
 
 # %% ../../nbs/79c_eval.claims.ipynb #19c0ac6c
 def jackknife_var(loo: np.ndarray) -> np.ndarray:
-    "The delete-a-group jackknife variance over the last axis of leave-one-out statistics: (B-1)/B sum (t_(b) - mean)^2."
+    """The delete-a-group jackknife variance over the last axis of leave-one-out statistics: (B-1)/B sum (t_(b) -
+    mean)^2."""
     b = loo.shape[-1]
     return (b - 1) / b * ((loo - loo.mean(-1, keepdims=True)) ** 2).sum(-1)
 
 # %% ../../nbs/79c_eval.claims.ipynb #0e286342
 def difference_parts(ta, ja, tb, jb, paired: bool) -> tuple[float, list[tuple[str, float, int]]]:
     """The difference of the seed means of per-run statistics `ta` [S_A], `tb` [S_B] and the parts of its variance,
-    [(name, variance, degrees of freedom)], from the leave-one-out statistics `ja` [S_A, B], `jb` [S_B, B] (The rule)."""
-    ja, jb = np.atleast_2d(ja), np.atleast_2d(jb); blocks = ja.shape[-1]
-    if paired:                                   # by seed, or B one fixed run that every run of A is set against
+    [(name, variance, degrees of freedom)], from the leave-one-out statistics `ja` [S_A, B], `jb` [S_B, B] (The
+    rule)."""
+    ja, jb = np.atleast_2d(ja), np.atleast_2d(jb)
+    blocks = ja.shape[-1]
+    if paired:  # by seed, or B one fixed run that every run of A is set against
         d, jd = ta - tb, ja - jb
-        if len(d) == 1: return float(d[0]), [("items", float(jackknife_var(jd[0])), blocks - 1)]
+        if len(d) == 1:
+            return float(d[0]), [("items", float(jackknife_var(jd[0])), blocks - 1)]
         s, j1, j2 = len(d), float(jackknife_var(jd).mean()), float(jackknife_var(jd.mean(0)))
-        return float(d.mean()), [("seeds", float(d.var(ddof=1)) / s, s - 1), ("items", max(0.0, j2 - (j1 - j2) / (s - 1)), blocks - 1)]
+        return float(d.mean()), [
+            ("seeds", float(d.var(ddof=1)) / s, s - 1),
+            ("items", max(0.0, j2 - (j1 - j2) / (s - 1)), blocks - 1),
+        ]
     sa, sb = len(ta), len(tb)
-    if min(sa, sb) < 2: raise ValueError(f"runs that are not paired need at least 2 of each model, got {sa} and {sb}")
+    if min(sa, sb) < 2:
+        raise ValueError(f"runs that are not paired need at least 2 of each model, got {sa} and {sb}")
     inter = sum((jackknife_var(j).mean() - jackknife_var(j.mean(0))) / (len(j) - 1) for j in (ja, jb))
     items = max(0.0, float(jackknife_var(ja.mean(0) - jb.mean(0)) - inter))
-    return float(ta.mean() - tb.mean()), [("seeds of A", float(ta.var(ddof=1)) / sa, sa - 1),
-                                          ("seeds of B", float(tb.var(ddof=1)) / sb, sb - 1), ("items", items, blocks - 1)]
+    return float(ta.mean() - tb.mean()), [
+        ("seeds of A", float(ta.var(ddof=1)) / sa, sa - 1),
+        ("seeds of B", float(tb.var(ddof=1)) / sb, sb - 1),
+        ("items", items, blocks - 1),
+    ]
 
 # %% ../../nbs/79c_eval.claims.ipynb #937e1149
-def decide(a, b, direction: int = 1, stat: Callable | None = None, level: float = 0.95, paired_seeds: bool = True,
-           groups=None, margin: float = 0.0, max_blocks: int = 100) -> Decision:
+def decide(
+    a,
+    b,
+    direction: int = 1,
+    stat: Callable | None = None,
+    level: float = 0.95,
+    paired_seeds: bool = True,
+    groups=None,
+    margin: float = 0.0,
+    max_blocks: int = 100,
+) -> Decision:
     """Decide "A is higher than B" (`direction=1`; -1: lower; with `margin` > 0: "A is not lower than B by more than
     `margin`") from per-item outcomes `a`, `b` of the same items ([N], [S, N] or [S, N, k]: `runs_array`) by the rule
     above: runs paired by seed (`paired_seeds`; a B of one run is a fixed reference), `stat` the metric (None: the
     mean), items in clusters `groups`, their jackknife in at most `max_blocks` blocks for a `stat`."""
-    import scipy.stats                                          # here, not at import: `train --help` stays light
+    import scipy.stats  # here, not at import: `train --help` stays light
+
     a, b = runs_array(a, "a"), runs_array(b, "b")
     if a.shape[1:] != b.shape[1:]:
         raise ValueError(f"a and b must score the same test items: a has items of shape {a.shape[1:]}, b {b.shape[1:]}")
     (sa, n), sb = a.shape[:2], b.shape[0]
     if paired_seeds and sb not in (1, sa):
-        raise ValueError(f"paired seeds need as many runs of a as of b, got {sa} and {sb}; paired_seeds=False treats the runs as independent")
-    if not 0 < level < 1: raise ValueError(f"level must be in (0, 1), got {level}")
-    if margin < 0: raise ValueError(f"margin must be >= 0, got {margin}")
-    if margin and direction != 1: raise ValueError("a margin states a non-inferiority claim (A >= B - margin): use direction=1")
+        raise ValueError(
+            f"paired seeds need as many runs of a as of b, got {sa} and {sb}; paired_seeds=False treats the runs as "
+            "independent"
+        )
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    if margin < 0:
+        raise ValueError(f"margin must be >= 0, got {margin}")
+    if margin and direction != 1:
+        raise ValueError("a margin states a non-inferiority claim (A >= B - margin): use direction=1")
     inv, g = cluster_labels(n, groups)
     (ta, ja), (tb, jb) = (leave_one_out(x, inv, g, stat, max_blocks) for x in (a, b))
     paired = paired_seeds or sb == 1
-    if paired and sb == 1 and sa > 1: tb, jb = np.repeat(tb, sa), np.repeat(jb, sa, 0)
+    if paired and sb == 1 and sa > 1:
+        tb, jb = np.repeat(tb, sa), np.repeat(jb, sa, 0)
     diff, parts = difference_parts(ta, ja, tb, jb, paired)
-    var = sum(v for _, v, _ in parts); df = min([f for _, v, f in parts if v > 0] or [np.inf])
+    var = sum(v for _, v, _ in parts)
+    df = min([f for _, v, f in parts if v > 0] or [np.inf])
     se, q = float(np.sqrt(var)), float(scipy.stats.t.ppf((1 + level) / 2, df))
     lo, hi, z = diff - q * se, diff + q * se, diff + margin
     p = float(2 * scipy.stats.t.sf(abs(z) / se, df)) if se > 0 else float(z == 0)
-    return Decision(diff, lo, hi, verdict(lo + margin, hi + margin, direction), direction, n, (sa, sb), level, se, float(df), p,
-                    (q + float(scipy.stats.t.ppf(0.8, df))) * se, margin)
+    return Decision(
+        diff,
+        lo,
+        hi,
+        verdict(lo + margin, hi + margin, direction),
+        direction,
+        n,
+        (sa, sb),
+        level,
+        se,
+        float(df),
+        p,
+        (q + float(scipy.stats.t.ppf(0.8, df))) * se,
+        margin,
+    )
 
 # %% ../../nbs/79c_eval.claims.ipynb #c223203c
-def null_runs(rng: np.random.Generator, seeds: int, seed_sd: float, effect_sd: float = 0.0, n_scenes: int = 250,
-              per_scene: int = 4, effect: float = 0.0, scale: str = "logit") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def null_runs(
+    rng: np.random.Generator,
+    seeds: int,
+    seed_sd: float,
+    effect_sd: float = 0.0,
+    n_scenes: int = 250,
+    per_scene: int = 4,
+    effect: float = 0.0,
+    scale: str = "logit",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-item wins [seeds, N] of two models A and B whose runs are paired by seed, on one simulated test split of
     `n_scenes` x `per_scene` items (Calibration): each run shifted by a part shared with its pair and one of its own,
     each of SD `seed_sd` in accuracy (`scale`: on the logit, or added to the probability and clipped), A better by
@@ -159,18 +234,28 @@ def null_runs(rng: np.random.Generator, seeds: int, seed_sd: float, effect_sd: f
     scene = np.repeat(np.arange(n_scenes), per_scene)
     logit = 0.4 + rng.normal(0, 1.0, n_scenes)[scene] + rng.normal(0, 1.5, n)
     p = 1 / (1 + np.exp(-logit))
-    sd = seed_sd / np.mean(p * (1 - p)) if scale == "logit" else seed_sd       # d accuracy = p(1-p) d logit
+    sd = seed_sd / np.mean(p * (1 - p)) if scale == "logit" else seed_sd  # d accuracy = p(1-p) d logit
     tilt = effect + rng.normal(0, effect_sd, n_scenes)[scene] if effect_sd else np.full(n, float(effect))
     common = rng.normal(0, sd, (seeds, 1))
+
     def draw(shift):
         own = common + rng.normal(0, sd, (seeds, 1))
         q = 1 / (1 + np.exp(-(logit + own))) if scale == "logit" else p + own
         return (rng.random((seeds, n)) < np.clip(q + shift, 0, 1)).astype(float)
+
     return draw(tilt / 2), draw(-tilt / 2), scene
 
 # %% ../../nbs/79c_eval.claims.ipynb #50334fa8
-def error_rates(rule: Callable, n_rep: int, seeds: int, seed_sd: float, effect_sd: float = 0.0, effect: float = 0.0,
-                seed: int = 0, **world) -> dict:
+def error_rates(
+    rule: Callable,
+    n_rep: int,
+    seeds: int,
+    seed_sd: float,
+    effect_sd: float = 0.0,
+    effect: float = 0.0,
+    seed: int = 0,
+    **world,
+) -> dict:
     """How often `rule` ((a, b, scenes) -> (lo, hi)) says "holds" (lo > 0), "reversed" (hi < 0) and covers the true
     difference `effect`, over `n_rep` simulated test splits (`null_runs`, replicate r seeded by (seed, r))."""
     out = np.zeros(3)
@@ -188,7 +273,8 @@ def holm(decisions: list[Decision], level: float = 0.95) -> list[str]:
     m, passing = len(family), True
     for k, i in enumerate(sorted(family, key=lambda i: decisions[i].p)):
         passing = passing and decisions[i].p <= alpha / (m - k)
-        if not passing and out[i] in ("holds", "reversed"): out[i] = "inconclusive"
+        if not passing and out[i] in ("holds", "reversed"):
+            out[i] = "inconclusive"
     return out
 
 # %% ../../nbs/79c_eval.claims.ipynb #83dce279
@@ -198,32 +284,58 @@ def cluster_se(x, groups=None) -> float:
     where it is s / sqrt(n)); nan with fewer than 2 items or clusters."""
     x = np.asarray(x, dtype=float).ravel()
     g = None if groups is None else np.asarray(groups).ravel()
-    if x.size < 2 or (g is not None and len(np.unique(g)) < 2): return float("nan")
+    if x.size < 2 or (g is not None and len(np.unique(g)) < 2):
+        return float("nan")
     inv, G = cluster_labels(x.size, g)
     return float(np.sqrt(jackknife_var(leave_one_out(x[None], inv, G)[1])[0]))
 
 # %% ../../nbs/79c_eval.claims.ipynb #99f056c2
-def off_chance(controls: dict, chance: float, tolerance: float = 0.03, controls_se: dict | None = None, z: float = 1.96) -> dict:
-    "{name: value} of the `controls` ({name: value}) farther from `chance` than their band: max(`tolerance`, `z` x the name's standard error in `controls_se`)."
+def off_chance(
+    controls: dict, chance: float, tolerance: float = 0.03, controls_se: dict | None = None, z: float = 1.96
+) -> dict:
+    """{name: value} of the `controls` ({name: value}) farther from `chance` than their band: max(`tolerance`, `z` x the
+    name's standard error in `controls_se`)."""
     return {k: v for k, v in controls.items() if abs(v - chance) > max(tolerance, z * (controls_se or {}).get(k, 0.0))}
 
 # %% ../../nbs/79c_eval.claims.ipynb #2cd80cd0
-def claim_row(claim: str, paper: str, a, b, direction: int = 1, margin: float = 0.0, controls: dict | None = None,
-              chance: float | None = None, tolerance: float = 0.03, controls_se: dict | None = None, z: float = 1.96, **kw) -> dict:
+def claim_row(
+    claim: str,
+    paper: str,
+    a,
+    b,
+    direction: int = 1,
+    margin: float = 0.0,
+    controls: dict | None = None,
+    chance: float | None = None,
+    tolerance: float = 0.03,
+    controls_se: dict | None = None,
+    z: float = 1.96,
+    **kw,
+) -> dict:
     """A claim decided, as a row of a verdict table: `claim` (its words), `paper` (the paper's number, its words), the
-    means `A` and `B` of the per-item outcomes `a`, `b` (`decide`'s inputs, `kw` to it) and `decision` for the claim that
+    means `A` and `B` of the per-item outcomes `a`, `b` (`decide`'s inputs, `kw` to it) and `decision` for the claim
+    that
     A is higher (`direction=1`) or lower (-1), or not lower by more than `margin`. `controls` ({name: value on this
     metric}) and `chance`: a control farther from chance than its band, max(`tolerance`, `z` x its standard error in
     `controls_se`, 0 where not given), makes the claim not decidable."""
     a, b = runs_array(a, "a"), runs_array(b, "b")
     d = decide(a, b, direction, margin=margin, **kw)
-    if controls and chance is None: raise ValueError(f"{claim}: controls need the metric's chance value (chance=)")
+    if controls and chance is None:
+        raise ValueError(f"{claim}: controls need the metric's chance value (chance=)")
     off = off_chance(controls or {}, chance, tolerance, controls_se, z)
     if off:
         name = max(off, key=lambda k: abs(off[k] - chance))
         d = replace(d, verdict="not decidable", note=f"{name} {off[name]:.3f} (chance {chance:g})")
-    return {"claim": claim, "paper": paper, "A": float(a.mean()), "B": float(b.mean()), "margin": margin, "decision": d,
-            "controls": dict(controls or {}), "controls_se": dict(controls_se or {})}
+    return {
+        "claim": claim,
+        "paper": paper,
+        "A": float(a.mean()),
+        "B": float(b.mean()),
+        "margin": margin,
+        "decision": d,
+        "controls": dict(controls or {}),
+        "controls_se": dict(controls_se or {}),
+    }
 
 # %% ../../nbs/79c_eval.claims.ipynb #9475bf46
 def verdict_table(rows: list[dict], digits: int = 3, level: float | None = None) -> str:
@@ -235,35 +347,72 @@ def verdict_table(rows: list[dict], digits: int = 3, level: float | None = None)
     control the row names in `not_gating` marked so)."""
     f = lambda v: f"{v:+.{digits}f}"
     level = level or (rows[0]["decision"].level if rows else 0.95)
-    adjusted = [r["holm"] for r in rows] if all("holm" in r for r in rows) else holm([r["decision"] for r in rows], level)
-    head = ["claim", "paper", "A", "B", f"A - B [{level:.0%} interval]", "verdict", "Holm", "detectable", "items", "seeds"]
-    body = [[r["claim"] + (f" (margin {r['margin']:g})" if r["margin"] else ""), r["paper"], f"{r['A']:.{digits}f}", f"{r['B']:.{digits}f}",
-             f"{f(d.diff)} [{f(d.lo)}, {f(d.hi)}]", f"**{d.verdict}**" + (f": {d.note}" if d.note else ""), h,
-             f"{d.detectable:.{digits}f}", str(d.n_items), "/".join(map(str, d.n_seeds))]
-            for r, h in zip(rows, adjusted) for d in [r["decision"]]]
+    adjusted = (
+        [r["holm"] for r in rows] if all("holm" in r for r in rows) else holm([r["decision"] for r in rows], level)
+    )
+    head = [
+        "claim",
+        "paper",
+        "A",
+        "B",
+        f"A - B [{level:.0%} interval]",
+        "verdict",
+        "Holm",
+        "detectable",
+        "items",
+        "seeds",
+    ]
+    body = [
+        [
+            r["claim"] + (f" (margin {r['margin']:g})" if r["margin"] else ""),
+            r["paper"],
+            f"{r['A']:.{digits}f}",
+            f"{r['B']:.{digits}f}",
+            f"{f(d.diff)} [{f(d.lo)}, {f(d.hi)}]",
+            f"**{d.verdict}**" + (f": {d.note}" if d.note else ""),
+            h,
+            f"{d.detectable:.{digits}f}",
+            str(d.n_items),
+            "/".join(map(str, d.n_seeds)),
+        ]
+        for r, h in zip(rows, adjusted)
+        for d in [r["decision"]]
+    ]
     if any(r.get("controls") for r in rows):
-        cell = lambda r: (f"chance {r['chance']:g}: " if r.get("chance") is not None else "") + "; ".join(f"{k.removeprefix('control:')} {v:.{digits}f}"
-                                                                                + (" (not gating)" if k in r.get("not_gating", ()) else "") for k, v in r.get("controls", {}).items())
+        cell = lambda r: (
+            (f"chance {r['chance']:g}: " if r.get("chance") is not None else "")
+            + "; ".join(
+                f"{k.removeprefix('control:')} {v:.{digits}f}"
+                + (" (not gating)" if k in r.get("not_gating", ()) else "")
+                for k, v in r.get("controls", {}).items()
+            )
+        )
         head, body = head + ["controls"], [b + [cell(r)] for b, r in zip(body, rows)]
     return markdown_table(head, body)
 
 # %% ../../nbs/79c_eval.claims.ipynb #16bda5e0
 def plot_claims(rows: list[dict], title: str, ax=None):
     """The differences A - B of `claim_row` rows with their intervals, one line per claim (top first), coloured by
-    verdict (not decidable: orange), each in the direction its paper claims (a lower-is-claimed difference is drawn as B - A), margins dashed
+    verdict (not decidable: orange), each in the direction its paper claims (a lower-is-claimed difference is drawn as
+    B - A), margins dashed
     (and in the legend where a row has one)."""
     import matplotlib.pyplot as plt
+
     ax = ax or plt.subplots(figsize=(8, 0.45 * len(rows) + 1.4))[1]
     colour = {"holds": "C2", "reversed": "C3", "inconclusive": "0.5", "not decidable": "C1"}
     for y, r in enumerate(rows[::-1]):
-        d = r["decision"]; s = d.direction
+        d = r["decision"]
+        s = d.direction
         lo, hi = sorted((s * d.lo, s * d.hi))
         ax.plot([lo, hi], [y, y], color=colour[d.verdict], lw=2.5)
         ax.plot([s * d.diff], [y], "o", color=colour[d.verdict])
-        if r["margin"]: ax.plot([-r["margin"]] * 2, [y - 0.3, y + 0.3], color="k", ls="--", lw=1)
+        if r["margin"]:
+            ax.plot([-r["margin"]] * 2, [y - 0.3, y + 0.3], color="k", ls="--", lw=1)
     ax.axvline(0, color="k", lw=0.8)
-    for v, c in colour.items(): ax.plot([], [], color=c, lw=2.5, label=v)
-    if any(r["margin"] for r in rows): ax.plot([], [], color="k", ls="--", lw=1, label="non-inferiority margin")
+    for v, c in colour.items():
+        ax.plot([], [], color=c, lw=2.5, label=v)
+    if any(r["margin"] for r in rows):
+        ax.plot([], [], color="k", ls="--", lw=1, label="non-inferiority margin")
     ax.set_yticks(range(len(rows)), [r["claim"] for r in rows[::-1]], fontsize=8)
     level = rows[0]["decision"].level if rows else 0.95
     ax.set(title=title, xlabel=f"difference in the claimed direction, with its {level:.0%} interval", ylabel="claim")

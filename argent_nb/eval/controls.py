@@ -32,20 +32,38 @@ class ControlModel(nn.Module):
     `geometry`, `parameters()`, `eval()`/`train()`, `.to()`), with a real geometry head (`core.heads`: 'euclidean' or
     'lorentz' with c = 1 and alpha = 1) and no learned weights. Subclasses give `text_features(tokens)` and
     `image_features(images)`, the head's inputs [B, embed_dim]."""
-    def __init__(self, tokenizer, context_length: int, embed_dim: int, head: str = "euclidean", arch: str = "control",
-                 pad_id: int = 0):
+
+    def __init__(
+        self,
+        tokenizer,
+        context_length: int,
+        embed_dim: int,
+        head: str = "euclidean",
+        arch: str = "control",
+        pad_id: int = 0,
+    ):
         super().__init__()
-        if head not in ("euclidean", "lorentz"): raise ValueError(f"head must be 'euclidean' or 'lorentz', got {head!r}")
+        if head not in ("euclidean", "lorentz"):
+            raise ValueError(f"head must be 'euclidean' or 'lorentz', got {head!r}")
         kw = dict(curvature=1.0, learn_curvature=False, alpha_init=1.0, learn_alpha=False) if head == "lorentz" else {}
         self.head = get_head(head, embed_dim, **kw)
-        self.tokenizer, self.context_length, self.embed_dim, self.arch, self.pad_id = tokenizer, int(context_length), int(embed_dim), arch, int(pad_id)
-        self.log_scale = nn.Parameter(torch.tensor(math.log(1 / 0.07)), requires_grad=False)   # CLIP's initial scale; gives the device
+        self.tokenizer, self.context_length, self.embed_dim, self.arch, self.pad_id = (
+            tokenizer,
+            int(context_length),
+            int(embed_dim),
+            arch,
+            int(pad_id),
+        )
+        self.log_scale = nn.Parameter(
+            torch.tensor(math.log(1 / 0.07)), requires_grad=False
+        )  # CLIP's initial scale; gives the device
         empty = torch.as_tensor(tokenizer([""]))[0]
-        self.special_ids = frozenset(empty[empty != self.pad_id].tolist())       # what the tokenizer adds to every text
-        self.max_tokens = self.context_length - len(self.special_ids)             # the most tokens a text can hold
+        self.special_ids = frozenset(empty[empty != self.pad_id].tolist())  # what the tokenizer adds to every text
+        self.max_tokens = self.context_length - len(self.special_ids)  # the most tokens a text can hold
 
     @property
-    def device(self) -> torch.device: return self.log_scale.device
+    def device(self) -> torch.device:
+        return self.log_scale.device
 
     def tokenize(self, texts: str | Sequence[str]) -> Tensor:
         "Token ids [B, context_length] of `texts` on the model's device."
@@ -55,8 +73,11 @@ class ControlModel(nn.Module):
         "Tokens of each text [B] (long): non-pad ids, less the start and end markers, at most `max_tokens`."
         return ((tokens != self.pad_id).sum(1) - len(self.special_ids)).clamp(0, self.max_tokens)
 
-    def text_features(self, tokens: Tensor) -> Tensor: raise NotImplementedError
-    def image_features(self, images: Tensor) -> Tensor: raise NotImplementedError
+    def text_features(self, tokens: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def image_features(self, images: Tensor) -> Tensor:
+        raise NotImplementedError
 
     def encode_text(self, texts: Tensor | str | Sequence[str]) -> Tensor:
         "Points [B, D] of `geometry` for token ids [B, L] (or strings)."
@@ -66,8 +87,10 @@ class ControlModel(nn.Module):
     def encode_image(self, images: Tensor) -> Tensor:
         "Points [B, D] of `geometry` for float images [B, 3, H, W]."
         if not isinstance(images, Tensor) or not images.is_floating_point() or images.ndim != 4 or images.shape[1] != 3:
-            raise ValueError(f"{self.arch}: images must be a float tensor [B, 3, H, W], got "
-                             f"{tuple(images.shape) if isinstance(images, Tensor) else type(images).__name__}")
+            raise ValueError(
+                f"{self.arch}: images must be a float tensor [B, 3, H, W], got "
+                f"{tuple(images.shape) if isinstance(images, Tensor) else type(images).__name__}"
+            )
         return self.head(self.image_features(images).float().to(self.device), "image")
 
     @property
@@ -82,10 +105,14 @@ class ControlModel(nn.Module):
 
     def forward(self, images: Tensor | None = None, texts=None) -> dict:
         "`{'image': points or None, 'text': points or None, 'logit_scale': s}`, as `HierModel`."
-        return {"image": None if images is None else self.encode_image(images),
-                "text": None if texts is None else self.encode_text(texts), "logit_scale": self.logit_scale}
+        return {
+            "image": None if images is None else self.encode_image(images),
+            "text": None if texts is None else self.encode_text(texts),
+            "logit_scale": self.logit_scale,
+        }
 
-    def extra_repr(self) -> str: return f"arch={self.arch!r}, context_length={self.context_length}, embed_dim={self.embed_dim}"
+    def extra_repr(self) -> str:
+        return f"arch={self.arch!r}, context_length={self.context_length}, embed_dim={self.embed_dim}"
 
 # %% ../../nbs/79b_eval.controls.ipynb #1b9be483
 class LengthControl(ControlModel):
@@ -93,8 +120,17 @@ class LengthControl(ControlModel):
     specificity reading of the geometry (genericness, exterior angle, norm) orders texts by token count (see above).
     Euclidean: x_L = (cos, sin)(pi/2 * L / L_max); Lorentz: exp_0(`scale` * L / L_max * e_1). Every image embeds to
     the point of `image_tokens` tokens (default L_max: beyond every text)."""
-    def __init__(self, tokenizer, context_length: int, head: str = "euclidean", image_tokens: float | None = None,
-                 scale: float = 2.0, arch: str = "control:length", pad_id: int = 0):
+
+    def __init__(
+        self,
+        tokenizer,
+        context_length: int,
+        head: str = "euclidean",
+        image_tokens: float | None = None,
+        scale: float = 2.0,
+        arch: str = "control:length",
+        pad_id: int = 0,
+    ):
         super().__init__(tokenizer, context_length, 2, head, arch, pad_id)
         self.image_tokens = float(self.max_tokens if image_tokens is None else image_tokens)
         self.scale = float(scale)
@@ -102,7 +138,8 @@ class LengthControl(ControlModel):
     def position(self, n: Tensor) -> Tensor:
         "Head inputs [B, 2] of texts of `n` [B] tokens."
         u = n.double() / self.max_tokens
-        if self.head.name == "lorentz": return torch.stack([torch.zeros_like(u), self.scale * u], -1).float()
+        if self.head.name == "lorentz":
+            return torch.stack([torch.zeros_like(u), self.scale * u], -1).float()
         th = u * (math.pi / 2)
         return torch.stack([th.cos(), th.sin()], -1).float()
 
@@ -116,22 +153,26 @@ class LengthControl(ControlModel):
 @functools.lru_cache(maxsize=None)
 def four_squares(n: int) -> tuple[int, int, int, int]:
     "Non-negative integers (a, b, c, d), a >= b >= c >= d, with a² + b² + c² + d² = n (Lagrange: one always exists)."
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0: raise ValueError(f"n must be an integer >= 0, got {n!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be an integer >= 0, got {n!r}")
     for a in range(math.isqrt(n), -1, -1):
         for b in range(min(a, math.isqrt(n - a * a)), -1, -1):
             for c in range(min(b, math.isqrt(n - a * a - b * b)), -1, -1):
                 r = n - a * a - b * b - c * c
                 d = math.isqrt(r)
-                if d * d == r and d <= c: return a, b, c, d
-    raise AssertionError(f"no four squares for {n}")     # unreachable (Lagrange's theorem)
+                if d * d == r and d <= c:
+                    return a, b, c, d
+    raise AssertionError(f"no four squares for {n}")  # unreachable (Lagrange's theorem)
 
 # %% ../../nbs/79b_eval.controls.ipynb #3415219b
 FUNCTION_WORDS = frozenset({"a", "an", "and", "the", "of", "to"} | {w for p in PROMPT_PREFIXES for w in p.split()})
 "Words that state nothing about a scene: articles, 'and', the glue of 'to the left of', the zero-shot prompt prefixes."
 
+
 def text_words(text: str) -> list[str]:
     "The content words of `text`: its lowercase alphanumeric runs not in `FUNCTION_WORDS`, in order, with repeats."
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in FUNCTION_WORDS]
+
 
 def image_key(image: Tensor) -> str:
     "A key for the exact content of one image tensor [3, H, W]: a hash of its dtype, shape and bytes."
@@ -141,7 +182,9 @@ def image_key(image: Tensor) -> str:
     return h.hexdigest()
 
 # %% ../../nbs/79b_eval.controls.ipynb #36225c6a
-def _said(t) -> str: return t if isinstance(t, str) else t.render()
+def _said(t) -> str:
+    return t if isinstance(t, str) else t.render()
+
 
 def object_words(o, ds) -> frozenset[str]:
     """The words true of object `o` of a scene of `ds` alone: its full noun phrase and its lineage, the text of each
@@ -149,8 +192,10 @@ def object_words(o, ds) -> frozenset[str]:
     texts = [o.np().render()]
     for j in range(len(o.leaf)):
         for family in ds.text_families:
-            rt = ds.rank_text(o.leaf[:j + 1], family); texts += [rt, ds.parse(rt).render()]
+            rt = ds.rank_text(o.leaf[: j + 1], family)
+            texts += [rt, ds.parse(rt).render()]
     return frozenset(w for t in texts for w in text_words(t))
+
 
 def scene_words(ds, i: int) -> tuple[frozenset[str], list[frozenset[str]]]:
     """(the words true of sample `i`'s scene, each object's `object_words`): the words of its positive texts (caption,
@@ -165,16 +210,22 @@ def scene_words(ds, i: int) -> tuple[frozenset[str], list[frozenset[str]]]:
 
 # %% ../../nbs/79b_eval.controls.ipynb #e0c46c38
 def image_word_table(ds) -> dict[str, frozenset[str]]:
-    "{`image_key`: words} of every image of HierShapes-like `ds` (`scene_words`) and of every box crop (its object's words)."
+    """{`image_key`: words} of every image of HierShapes-like `ds` (`scene_words`) and of every box crop (its object's
+    words)."""
     table = {}
+
     def put(x, words):
         k = image_key(x)
-        if table.get(k, words) != words: raise ValueError(f"two images with the same bytes but different words in {ds!r}")
+        if table.get(k, words) != words:
+            raise ValueError(f"two images with the same bytes but different words in {ds!r}")
         table[k] = words
+
     for i in range(len(ds)):
         s, (W, objs) = ds[i], scene_words(ds, i)
-        if "images" in s: put(s["images"], W)
-        for x, words in zip(s.get("box_images", ()), objs): put(x, words)
+        if "images" in s:
+            put(s["images"], W)
+        for x, words in zip(s.get("box_images", ()), objs):
+            put(x, words)
     return table
 
 # %% ../../nbs/79b_eval.controls.ipynb #5adf2cfa
@@ -183,20 +234,24 @@ class BagOfWordsControl(ControlModel):
     the scene) / (K sqrt(S)), exactly; its genericness is one of `LEVELS` levels drawn by a hash of the bag (see above).
     `datasets`: the HierShapes eval sets (or one; either world) whose images and box crops it can embed, looked up by
     the bytes of the image tensor (`image_word_table`); `tokenizer`: the one whose ids it decodes."""
-    N_PAD, LEVELS = 4, 8                              # integer coordinates of a padding (four squares); genericness levels
+
+    N_PAD, LEVELS = 4, 8  # integer coordinates of a padding (four squares); genericness levels
 
     def __init__(self, datasets, tokenizer, context_length: int, arch: str = "control:bow", pad_id: int = 0):
         datasets = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
         table = {}
         for d in datasets:
             for k, w in image_word_table(d).items():
-                if table.get(k, w) != w: raise ValueError(f"two images with the same bytes but different words ({d!r})")
+                if table.get(k, w) != w:
+                    raise ValueError(f"two images with the same bytes but different words ({d!r})")
                 table[k] = w
         vocab = sorted(set().union(*table.values()))
         super().__init__(tokenizer, context_length, len(vocab) + 2 * self.N_PAD + 2, "euclidean", arch, pad_id)
         self.table, self.vocab, self.built_for = table, {w: k for k, w in enumerate(vocab)}, [repr(d) for d in datasets]
-        self.K = 1 << (4 * self.max_tokens - 1).bit_length()                            # power of 2 >= 4 L_max
-        self.S = 4 ** math.ceil(math.log(max(64, 8 * max(map(len, table.values()), default=1)), 4))   # power of 4 >= 8 max |W|
+        self.K = 1 << (4 * self.max_tokens - 1).bit_length()  # power of 2 >= 4 L_max
+        self.S = 4 ** math.ceil(
+            math.log(max(64, 8 * max(map(len, table.values()), default=1)), 4)
+        )  # power of 4 >= 8 max |W|
         self._words = functools.lru_cache(maxsize=1 << 16)(self._decode)
 
     def _decode(self, ids: tuple) -> tuple:
@@ -209,10 +264,14 @@ class BagOfWordsControl(ControlModel):
 
     def level(self, words: Iterable[str]) -> int:
         "The genericness level of a bag (or set) of words: a hash of its sorted words, in [0, LEVELS)."
-        return int.from_bytes(hashlib.blake2b(" ".join(sorted(words)).encode(), digest_size=4).digest(), "big") % self.LEVELS
+        return (
+            int.from_bytes(hashlib.blake2b(" ".join(sorted(words)).encode(), digest_size=4).digest(), "big")
+            % self.LEVELS
+        )
 
     def _unit(self, n: Tensor, level: int, scale: int, pad: slice, axis: int) -> Tensor:
-        "(n, padding, rho) / scale: unit norm exactly, rho = level * scale / LEVELS on coordinate `axis` (towards the root)."
+        """(n, padding, rho) / scale: unit norm exactly, rho = level * scale / LEVELS on coordinate `axis` (towards the
+        root)."""
         rho = level * scale // self.LEVELS
         n[pad] = torch.tensor(four_squares(scale * scale - int((n * n).sum()) - rho * rho), dtype=n.dtype)
         n[axis] = rho
@@ -222,9 +281,12 @@ class BagOfWordsControl(ControlModel):
         V, P = len(self.vocab), self.N_PAD
         out = torch.zeros(len(tokens), self.embed_dim, dtype=torch.float64)
         for r, words in enumerate(self.text_words(tokens)):
-            if not words: out[r, -2:] = 0.5 ** 0.5; continue                          # the empty text: the root
+            if not words:
+                out[r, -2:] = 0.5**0.5
+                continue  # the empty text: the root
             bag = [w for w in words if w in self.vocab]
-            for w, n in Counter(bag).items(): out[r, self.vocab[w]] = n
+            for w, n in Counter(bag).items():
+                out[r, self.vocab[w]] = n
             out[r] = self._unit(out[r], self.level(bag), self.K, slice(V, V + P), -2)
         return out.to(self.device)
 
@@ -234,25 +296,36 @@ class BagOfWordsControl(ControlModel):
         for r, x in enumerate(images):
             W = self.table.get(image_key(x))
             if W is None:
-                raise ValueError(f"{self.arch}: an image that is not in its table. The bag-of-words control reads a scene's "
-                                 f"words from the exact HierShapes image tensors it was built for ({'; '.join(self.built_for)}), "
-                                 "not from pixels; build it for the eval sets of this config (`control_eval_sets`)")
+                raise ValueError(
+                    f"{self.arch}: an image that is not in its table. The bag-of-words control reads a scene's "
+                    f"words from the exact HierShapes image tensors it was built for ({'; '.join(self.built_for)}), "
+                    "not from pixels; build it for the eval sets of this config (`control_eval_sets`)"
+                )
             out[r, [self.vocab[w] for w in W]] = 1.0
             out[r] = self._unit(out[r], self.level(W), math.isqrt(self.S), slice(V + P, V + 2 * P), -1)
         return out
 
     def score(self, images: Tensor, texts) -> Tensor:
-        "The integer scores [B_img, B_txt] (content-word tokens of each text true of each image's scene), from the geometry's cosine."
-        return torch.round(self.geometry.pairwise_similarity(self.encode_image(images), self.encode_text(texts)) * self.K * math.isqrt(self.S))
+        """The integer scores [B_img, B_txt] (content-word tokens of each text true of each image's scene), from the
+        geometry's cosine."""
+        return torch.round(
+            self.geometry.pairwise_similarity(self.encode_image(images), self.encode_text(texts))
+            * self.K
+            * math.isqrt(self.S)
+        )
 
 # %% ../../nbs/79b_eval.controls.ipynb #ea539973
 BLIND_N, FREQUENCY_N = 4000, 20000
-"Samples of the training split that the blind text control is trained on, and whose texts the word-frequency control counts (HierShapes 2's whole training split)."
+"""Samples of the training split that the blind text control is trained on, and whose texts the word-frequency control
+counts (HierShapes 2's whole training split)."""
+
 
 def blind_counts(text: str) -> list[float]:
-    "The counts a blind text model sees beside the n-grams: words, content words (`text_words`), repeated content words."
+    """The counts a blind text model sees beside the n-grams: words, content words (`text_words`), repeated content
+    words."""
     c = text_words(text)
     return [float(len(re.findall(r"[a-z0-9]+", text.lower()))), float(len(c)), float(len(c) - len(set(c)))]
+
 
 def caption_foil_pairs(ds) -> dict:
     """{"captions", "foils": [str], "types": [N] HARD_NEGATIVE_TYPES index, "binding": [N] bool or None}: one row per
@@ -261,20 +334,30 @@ def caption_foil_pairs(ds) -> dict:
     for i in range(len(ds)):
         s = ds[i]
         for k, (f, ok) in enumerate(zip(s["hard_negatives"], s["hard_negatives_valid"])):
-            if not ok: continue
-            caps.append(s["captions"]); foils.append(f); types.append(int(s["hard_negative_types"][k]))
+            if not ok:
+                continue
+            caps.append(s["captions"])
+            foils.append(f)
+            types.append(int(s["hard_negative_types"][k]))
             binding.append(bool(s["hard_negative_binding"][k]) if "hard_negative_binding" in s else None)
-    return {"captions": caps, "foils": foils, "types": np.array(types, dtype=int),
-            "binding": None if not binding or binding[0] is None else np.array(binding, dtype=bool)}
+    return {
+        "captions": caps,
+        "foils": foils,
+        "types": np.array(types, dtype=int),
+        "binding": None if not binding or binding[0] is None else np.array(binding, dtype=bool),
+    }
 
 # %% ../../nbs/79b_eval.controls.ipynb #499de425
 class BlindTextModel:
     """A text-only logistic regression: `captions` (label 1) against `foils` (label 0), each a list of strings, on
     binary word 1-3-grams (scikit-learn's `CountVectorizer`) and `blind_counts`; `C`: the inverse L2 strength."""
+
     def __init__(self, captions: Sequence[str], foils: Sequence[str], C: float = 0.3):
-        if not captions or not foils: raise ValueError(f"a blind text model needs captions and foils, got {len(captions)} and {len(foils)}")
-        from sklearn.feature_extraction.text import CountVectorizer        # scikit-learn only where a blind model is built
+        if not captions or not foils:
+            raise ValueError(f"a blind text model needs captions and foils, got {len(captions)} and {len(foils)}")
+        from sklearn.feature_extraction.text import CountVectorizer  # scikit-learn only where a blind model is built
         from sklearn.linear_model import LogisticRegression
+
         texts = list(captions) + list(foils)
         self.vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"[a-z0-9]+", binary=True).fit(texts)
         y = np.r_[np.ones(len(captions)), np.zeros(len(foils))]
@@ -283,6 +366,7 @@ class BlindTextModel:
     def features(self, texts: Sequence[str]):
         "The sparse design matrix [N, n-grams + 3] of `texts`."
         from scipy.sparse import csr_matrix, hstack
+
         counts = csr_matrix(np.array([blind_counts(t) for t in texts], dtype=float).reshape(len(texts), 3))
         return hstack([self.vectorizer.transform(list(texts)), counts]).tocsr()
 
@@ -301,7 +385,10 @@ class BlindTextControl(ControlModel):
     """The blind text control: every image at (1, 0), a text at angle (pi/2) sigmoid(-s) with s its `BlindTextModel`
     log-odds, so its cosine to any image rises with s and it picks the caption over a foil exactly when the model
     does. `model`: the blind model; `tokenizer`: the one whose ids it decodes back to text."""
-    def __init__(self, model: BlindTextModel, tokenizer, context_length: int, arch: str = "control:blind", pad_id: int = 0):
+
+    def __init__(
+        self, model: BlindTextModel, tokenizer, context_length: int, arch: str = "control:blind", pad_id: int = 0
+    ):
         super().__init__(tokenizer, context_length, 2, "euclidean", arch, pad_id)
         self.model = model
         self._text = functools.lru_cache(maxsize=1 << 16)(lambda ids: self.tokenizer.decode(list(ids)) if ids else "")
@@ -313,6 +400,7 @@ class BlindTextControl(ControlModel):
 
     def text_features(self, tokens: Tensor) -> Tensor:
         from scipy.special import expit
+
         th = torch.from_numpy(np.pi / 2 * expit(-self.model.score(self.texts(tokens))))
         return torch.stack([th.cos(), th.sin()], -1).float().to(self.device)
 
@@ -325,14 +413,26 @@ def training_word_counts(ds) -> Counter:
     out = Counter()
     for i in range(len(ds)):
         s = ds[i]
-        for t in [s["captions"], *s.get("box_texts", [])]: out.update(text_words(t))
+        for t in [s["captions"], *s.get("box_texts", [])]:
+            out.update(text_words(t))
     return out
+
 
 class FrequencyControl(LengthControl):
     """The word-frequency control: a text's point is `LengthControl`'s for u * L_max tokens, u its words' mean rarity in
-    `counts` (training content-word counts, `training_word_counts`); the empty text at u = 0, images beyond every text."""
-    def __init__(self, counts: Counter, tokenizer, context_length: int, head: str = "euclidean", arch: str = "control:frequency",
-                 pad_id: int = 0, **kw):
+    `counts` (training content-word counts, `training_word_counts`); the empty text at u = 0, images beyond every
+    text."""
+
+    def __init__(
+        self,
+        counts: Counter,
+        tokenizer,
+        context_length: int,
+        head: str = "euclidean",
+        arch: str = "control:frequency",
+        pad_id: int = 0,
+        **kw,
+    ):
         super().__init__(tokenizer, context_length, head, arch=arch, pad_id=pad_id, **kw)
         self.counts = Counter(counts)
         self.log_max = math.log1p(max(self.counts.values(), default=0)) or 1.0
@@ -350,31 +450,46 @@ class FrequencyControl(LengthControl):
 # %% ../../nbs/79b_eval.controls.ipynb #d31699ef
 def control_eval_sets(cfg: EvalCfg) -> list:
     """The distinct HierShapes eval sets (images and box crops) that the benchmarks of `cfg` embed, from the world
-    `cfg.dataset` names; in a world with held-out taxa (HierShapes 2) also its `novel_taxa` scenes and single objects."""
+    `cfg.dataset` names; in a world with held-out taxa (HierShapes 2) also its `novel_taxa` scenes and single
+    objects."""
     fields, b = ["images", "box_images"], set(cfg.benchmarks)
     sets = [hiershapes_eval_set(cfg, fields)]
     if "ceclip" in b and (p := benchmark_params(cfg, "ceclip")).hiershapes:
         sets.append(hiershapes_eval_set(cfg, fields, split=cfg.split if cfg.split != "novel" else "test"))
-        if p.novel: sets.append(hiershapes_eval_set(cfg, fields, split="novel"))
-    if "rcme" in b and benchmark_params(cfg, "rcme").hiershapes: sets.append(hiershapes_eval_set(cfg, fields, max_objects=1))
-    if "novel_taxa" in sets[0].splits:      # held-out taxa (HierShapes 2): scenes, single objects
+        if p.novel:
+            sets.append(hiershapes_eval_set(cfg, fields, split="novel"))
+    if "rcme" in b and benchmark_params(cfg, "rcme").hiershapes:
+        sets.append(hiershapes_eval_set(cfg, fields, max_objects=1))
+    if "novel_taxa" in sets[0].splits:  # held-out taxa (HierShapes 2): scenes, single objects
         sets += [hiershapes_eval_set(cfg, fields, split="novel_taxa", max_objects=k) for k in (sets[0].max_objects, 1)]
     return list({d.cache_key: d for d in sets}.values())
 
 # %% ../../nbs/79b_eval.controls.ipynb #76ececc8
-def control_models(eval_cfg: EvalCfg, like: nn.Module, n_train: int = BLIND_N, n_said: int = FREQUENCY_N) -> dict[str, nn.Module]:
-    """The controls as rows of an evaluation: "control:length" (`LengthControl`), "control:bow" (`BagOfWordsControl` built
+def control_models(
+    eval_cfg: EvalCfg, like: nn.Module, n_train: int = BLIND_N, n_said: int = FREQUENCY_N
+) -> dict[str, nn.Module]:
+    """The controls as rows of an evaluation: "control:length" (`LengthControl`), "control:bow" (`BagOfWordsControl`
+    built
     for `control_eval_sets(eval_cfg)`), "control:blind" (`BlindTextControl`, trained on the captions and foils of
     `n_train` samples of the training split of the world scored) and "control:frequency" (`FrequencyControl`, the
-    word counts of its first `n_said` samples), with the tokenizer of the model `like` (its context length and padding id); each
-    goes to `run_benchmarks(model, eval_cfg)` like any model. The last control, the untrained model, is a run's `init` row."""
+    word counts of its first `n_said` samples), with the tokenizer of the model `like` (its context length and padding
+    id); each
+    goes to `run_benchmarks(model, eval_cfg)` like any model. The last control, the untrained model, is a run's `init`
+    row."""
     kw, provides = dict(pad_id=like.pad_id), WORLDS[eval_cfg.dataset or next(iter(WORLDS))].provides
-    foils = hiershapes_eval_set(eval_cfg, [f for f in ("captions", "hard_negatives", "hard_negative_binding") if f in provides], split="train", n=n_train)
+    foils = hiershapes_eval_set(
+        eval_cfg,
+        [f for f in ("captions", "hard_negatives", "hard_negative_binding") if f in provides],
+        split="train",
+        n=n_train,
+    )
     said = hiershapes_eval_set(eval_cfg, ["captions", "box_texts"], split="train", n=n_said)
-    return {"control:length": LengthControl(like.tokenizer, like.context_length, **kw),
-            "control:bow": BagOfWordsControl(control_eval_sets(eval_cfg), like.tokenizer, like.context_length, **kw),
-            "control:blind": BlindTextControl(BlindTextModel.for_dataset(foils), like.tokenizer, like.context_length, **kw),
-            "control:frequency": FrequencyControl(training_word_counts(said), like.tokenizer, like.context_length, **kw)}
+    return {
+        "control:length": LengthControl(like.tokenizer, like.context_length, **kw),
+        "control:bow": BagOfWordsControl(control_eval_sets(eval_cfg), like.tokenizer, like.context_length, **kw),
+        "control:blind": BlindTextControl(BlindTextModel.for_dataset(foils), like.tokenizer, like.context_length, **kw),
+        "control:frequency": FrequencyControl(training_word_counts(said), like.tokenizer, like.context_length, **kw),
+    }
 
 # %% ../../nbs/79b_eval.controls.ipynb #c09e2864
 def hiershapes_foil_embeddings(model, split: str, cfg: EvalCfg, accelerator=None) -> dict:
@@ -389,43 +504,62 @@ def foil_margins(model, cfg: EvalCfg, split: str | None = None, accelerator=None
     """Per item and hard-negative slot of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset`
     names, as numpy [N, S]: `margin`, the image's similarity to its caption minus to the foil (`model.geometry`,
     float64; > 0 is a win); `type` (index into `HARD_NEGATIVE_TYPES`), `valid`, and `binding` (None where untagged)."""
-    was = model.training; model.eval()
+    was = model.training
+    model.eval()
     try:
-        with torch.no_grad(): e = hiershapes_foil_embeddings(model, split or cfg.split, cfg, accelerator)   # the ceclip benchmark's pass
-    finally: model.train(was)
+        with torch.no_grad():
+            e = hiershapes_foil_embeddings(model, split or cfg.split, cfg, accelerator)  # the ceclip benchmark's pass
+    finally:
+        model.train(was)
     img, foils, geo = e["images"], e["hard_negatives"], model.geometry
     with torch.no_grad():
-        d = (geo.similarity(img, e["captions"])[:, None] - geo.similarity(img[:, None].expand_as(foils), foils)).double()
+        d = (
+            geo.similarity(img, e["captions"])[:, None] - geo.similarity(img[:, None].expand_as(foils), foils)
+        ).double()
     b = e.get("hard_negative_binding")
-    return {"margin": d.cpu().numpy(), "type": e["hard_negative_types"].cpu().numpy(), "valid": e["hard_negatives_valid"].bool().cpu().numpy(),
-            "binding": None if b is None else b.bool().cpu().numpy()}
+    return {
+        "margin": d.cpu().numpy(),
+        "type": e["hard_negative_types"].cpu().numpy(),
+        "valid": e["hard_negatives_valid"].bool().cpu().numpy(),
+        "binding": None if b is None else b.bool().cpu().numpy(),
+    }
 
 # %% ../../nbs/79b_eval.controls.ipynb #2bf3d528
 def foil_masks(fm: dict) -> dict[str, np.ndarray]:
     """The groups every foil score is read over, as masks over `foil_margins`' [N, S] foils: `foil_<type>`, the valid
     foils of each hard-negative type, and where the world tags them (HierShapes 2) `foil_<type>_binding` and
-    `foil_<type>_bow`, its binding-only and bag-of-words-solvable ones (`foil_outcomes`; the per-foil outcomes of `47_outcomes`)."""
+    `foil_<type>_bow`, its binding-only and bag-of-words-solvable ones (`foil_outcomes`; the per-foil outcomes of
+    `47_outcomes`)."""
     out, b = {}, fm["binding"]
     for t, name in enumerate(HARD_NEGATIVE_TYPES):
         m = (fm["type"] == t) & fm["valid"]
         out[f"foil_{name}"] = m
-        if b is not None: out |= {f"foil_{name}_binding": m & b, f"foil_{name}_bow": m & ~b}
+        if b is not None:
+            out |= {f"foil_{name}_binding": m & b, f"foil_{name}_bow": m & ~b}
     return out
 
 # %% ../../nbs/79b_eval.controls.ipynb #92b08300
 def _outcomes(d: Tensor, m: Tensor, prefix: str) -> dict[str, float]:
     "`prefix`_win / _tie / _loss shares of the margins `d[m]`, _tie_aware = win + tie / 2, _n = how many."
-    if not m.any(): return {}
+    if not m.any():
+        return {}
     win, tie, loss = (float(v.double().mean()) for v in (d[m] > 0, d[m] == 0, d[m] < 0))
-    return {f"{prefix}_win": win, f"{prefix}_tie": tie, f"{prefix}_loss": loss, f"{prefix}_tie_aware": win + tie / 2,
-            f"{prefix}_n": float(m.sum())}
+    return {
+        f"{prefix}_win": win,
+        f"{prefix}_tie": tie,
+        f"{prefix}_loss": loss,
+        f"{prefix}_tie_aware": win + tie / 2,
+        f"{prefix}_n": float(m.sum()),
+    }
+
 
 def foil_outcomes(model, cfg: EvalCfg, split: str | None = None, accelerator=None) -> dict[str, float]:
     """Per hard-negative type t of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset` names:
     `foil_<t>_win`, `foil_<t>_tie` (exactly equal similarity), `foil_<t>_loss` shares of the valid foils,
     `foil_<t>_tie_aware` = win + tie / 2 (chance 1/2) and `foil_<t>_n` (valid foils), each scored by
     `model.geometry.similarity` of the image with caption and foil (`foil_margins`); where the foils are tagged
-    (HierShapes 2), the same per stratum, `foil_<t>_binding_*` (binding-only) and `foil_<t>_bow_*` (bag-of-words-solvable)."""
+    (HierShapes 2), the same per stratum, `foil_<t>_binding_*` (binding-only) and `foil_<t>_bow_*`
+    (bag-of-words-solvable)."""
     fm = foil_margins(model, cfg, split, accelerator)
     d = torch.from_numpy(fm["margin"])
     return {k: v for key, m in foil_masks(fm).items() for k, v in _outcomes(d, torch.from_numpy(m), key).items()}
@@ -435,11 +569,15 @@ def chance_band(n: int, level: float = 0.95) -> tuple[float, float]:
     """The central `level` interval (lo, hi) of the accuracy of a coin on `n` independent two-way items, K / n with
     K ~ Binomial(n, 1/2): lo = k_lo / n for the smallest k_lo with P(K <= k_lo) >= (1 - level) / 2, hi = k_hi / n for
     the smallest k_hi with P(K <= k_hi) >= (1 + level) / 2 (exact integer arithmetic)."""
-    if isinstance(n, bool) or not isinstance(n, (int, float)) or int(n) != n or n < 1: raise ValueError(f"n must be a positive integer, got {n!r}")
-    if not 0 < level < 1: raise ValueError(f"level must be in (0, 1), got {level!r}")
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or int(n) != n or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
     n = int(n)
-    targets, total, cum, out = [Fraction(1 - level) / 2, Fraction(1 + level) / 2], 2 ** n, 0, []
+    targets, total, cum, out = [Fraction(1 - level) / 2, Fraction(1 + level) / 2], 2**n, 0, []
     for k in range(n + 1):
         cum += math.comb(n, k)
-        while targets and Fraction(cum, total) >= targets[0]: out.append(k / n); targets.pop(0)
+        while targets and Fraction(cum, total) >= targets[0]:
+            out.append(k / n)
+            targets.pop(0)
     return out[0], out[1]

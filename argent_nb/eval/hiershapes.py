@@ -25,7 +25,8 @@ def rank_label_sets(scenes: Sequence, j: int, taxonomy) -> np.ndarray:
     "Bool [N, C_j]: does scene i hold an object of the rank-`j` class c of `taxonomy` (the dataset's: `ds.taxonomy`)?"
     y = np.zeros((len(scenes), len(taxonomy.ranks[j])), dtype=bool)
     for i, sc in enumerate(scenes):
-        for o in sc: y[i, taxonomy.rank_index(o.leaf[:j + 1])] = True
+        for o in sc:
+            y[i, taxonomy.rank_index(o.leaf[: j + 1])] = True
     return y
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #36ddae8e
@@ -39,7 +40,8 @@ def held_out_taxa_set(cfg: EvalCfg, world, fields: Sequence[str]):
     """Single-object scenes of the `novel_taxa` split (held-out subtrees, HierShapes 2) that `cfg` selects (`n`, `seed`,
     `image_size`), with `fields`; None where `world` (a dataset) has no held-out taxa (the first HierShapes) or
     `cfg.split` is that split already."""
-    if "novel_taxa" not in world.splits or cfg.split == "novel_taxa": return None
+    if "novel_taxa" not in world.splits or cfg.split == "novel_taxa":
+        return None
     return hiershapes_eval_set(cfg, fields, split="novel_taxa", max_objects=1)
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #6e78ae86
@@ -59,15 +61,19 @@ def zero_shot_ranks(scores: Sequence, scenes: Sequence, subject_labels, taxonomy
     return out
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #c2ebaa04
-_FIELDS = ("images", "captions", "rank_labels")   # what the benchmark embeds
-_ZS_FIELDS = ("images", "rank_labels")           # ... of the held-out taxa
+_FIELDS = ("images", "captions", "rank_labels")  # what the benchmark embeds
+_ZS_FIELDS = ("images", "rank_labels")  # ... of the held-out taxa
 
 
 @dataclass
 class HierShapesParams:
     "Keys of the `hiershapes` benchmark (`eval.hiershapes.*`)."
+
     ks: list[int] = doc([1, 5, 10], "k of recall@k")
-    novel_taxa: bool = doc(True, "HierShapes 2: also zero-shot per rank on single-object scenes of held-out subtrees (keys *_novel_taxa)")
+    novel_taxa: bool = doc(
+        True, "HierShapes 2: also zero-shot per rank on single-object scenes of held-out subtrees (keys *_novel_taxa)"
+    )
+
 
 @register_benchmark("hiershapes", Params=HierShapesParams)
 def hiershapes_benchmark(model, cfg: EvalCfg, accelerator=None, items: dict | None = None) -> dict[str, float]:
@@ -81,20 +87,32 @@ def hiershapes_benchmark(model, cfg: EvalCfg, accelerator=None, items: dict | No
     sim, eye = geo.pairwise_similarity(emb["images"], emb["captions"]), np.eye(len(ds), dtype=bool)
     out = retrieval_metrics(sim, np.arange(len(ds)), ks=p.ks)
     if items is not None:
-        items |= {f"{d}_R@{k}": h[:, j] for d, h in (("i2t", recall_hits(sim, eye, p.ks)), ("t2i", recall_hits(sim.T, eye, p.ks))) for j, k in enumerate(p.ks)}
-    ws = zero_shot_classifiers(model, [rank_prompts(j, world=ds, family=f) for f in fams for j in range(tax.depth)],
-                               len(ZS_TEMPLATES), geo, cfg.batch_size, accelerator)
+        items |= {
+            f"{d}_R@{k}": h[:, j]
+            for d, h in (("i2t", recall_hits(sim, eye, p.ks)), ("t2i", recall_hits(sim.T, eye, p.ks)))
+            for j, k in enumerate(p.ks)
+        }
+    ws = zero_shot_classifiers(
+        model,
+        [rank_prompts(j, world=ds, family=f) for f in fams for j in range(tax.depth)],
+        len(ZS_TEMPLATES),
+        geo,
+        cfg.batch_size,
+        accelerator,
+    )
     sets = [(ds, emb, "")]
     if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, _ZS_FIELDS)) is not None:
         sets.append((nds, embed_dataset(model, nds, list(_ZS_FIELDS), cfg.batch_size, accelerator), "_novel_taxa"))
     for d, e, split in sets:
         scenes = [d.scene(i) for i in range(len(d))]
         for k, fam in enumerate(fams.values()):
-            scores = [geo.pairwise_similarity(e["images"], w) for w in ws[k * tax.depth:(k + 1) * tax.depth]]
+            scores = [geo.pairwise_similarity(e["images"], w) for w in ws[k * tax.depth : (k + 1) * tax.depth]]
             out |= zero_shot_ranks(scores, scenes, e["rank_labels"], tax, fam + split)
             if items is not None and k == 0:
                 hits = [recall_hits(s, rank_label_sets(scenes, j, tax), (1,))[:, 0] for j, s in enumerate(scores)]
-                items |= {f"zs_{key_safe(r)}_top1{split}": h for r, h in zip(tax.rank_names, hits)} | {f"zs_mean_top1{split}": np.mean(hits, 0)}
+                items |= {f"zs_{key_safe(r)}_top1{split}": h for r, h in zip(tax.rank_names, hits)} | {
+                    f"zs_mean_top1{split}": np.mean(hits, 0)
+                }
     return out
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #d1a898e5
@@ -102,24 +120,31 @@ def zero_shot_chance(scenes: Sequence, taxonomy, suffix: str = "") -> dict[str, 
     "Chance level of the `zero_shot_ranks` keys (each + `suffix`) on `scenes`: a scorer ranking the classes at random."
     out, top1 = {}, []
     for j, name in enumerate(taxonomy.rank_names):
-        y = rank_label_sets(scenes, j, taxonomy); p = y.sum(1) / y.shape[1]
+        y = rank_label_sets(scenes, j, taxonomy)
+        p = y.sum(1) / y.shape[1]
         present = y.any(0)
-        out[f"zs_{key_safe(name)}_top1{suffix}"] = float(p.mean()); top1.append(p.mean())
-        out[f"zs_{key_safe(name)}_macro{suffix}"] = float(((y[:, present] * p[:, None]).sum(0) / y[:, present].sum(0)).mean())
+        out[f"zs_{key_safe(name)}_top1{suffix}"] = float(p.mean())
+        top1.append(p.mean())
+        out[f"zs_{key_safe(name)}_macro{suffix}"] = float(
+            ((y[:, present] * p[:, None]).sum(0) / y[:, present].sum(0)).mean()
+        )
     out[f"zs_mean_top1{suffix}"] = float(np.mean(top1))
     out[f"zs_subject_mean_top1{suffix}"] = float(np.mean([1 / len(r) for r in taxonomy.ranks]))
     return out
 
 
 def hiershapes_chance(cfg: EvalCfg) -> dict[str, float]:
-    "Chance level of every `hiershapes` metric on the samples `cfg` selects (a scorer ranking at random), in the benchmark's keys."
+    """Chance level of every `hiershapes` metric on the samples `cfg` selects (a scorer ranking at random), in the
+    benchmark's keys."""
     p, ds = benchmark_params(cfg, "hiershapes"), hiershapes_eval_set(cfg, _FIELDS)
     out = {f"{d}_R@{k}": min(k / len(ds), 1.0) for d in ("i2t", "t2i") for k in p.ks}
     sets = [(ds, "")]
-    if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, _ZS_FIELDS)) is not None: sets.append((nds, "_novel_taxa"))
+    if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, _ZS_FIELDS)) is not None:
+        sets.append((nds, "_novel_taxa"))
     for d, split in sets:
         scenes = [d.scene(i) for i in range(len(d))]
-        for fam in family_suffixes(ds).values(): out |= zero_shot_chance(scenes, ds.taxonomy, fam + split)
+        for fam in family_suffixes(ds).values():
+            out |= zero_shot_chance(scenes, ds.taxonomy, fam + split)
     return out
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #301013fd
@@ -129,21 +154,25 @@ def rank_refinement(rank_labels) -> np.ndarray:
     refine nothing on these images, so every per-rank metric scores ranks j-1 and j alike for every model."""
     lab = np.asarray(rank_labels)
     if lab.ndim != 2 or len(lab) < 2 or not np.issubdtype(lab.dtype, np.integer):
-        raise ValueError(f"rank_labels must be integer taxon indices [N >= 2, R], got shape {lab.shape} and dtype {lab.dtype}")
+        raise ValueError(
+            f"rank_labels must be integer taxon indices [N >= 2, R], got shape {lab.shape} and dtype {lab.dtype}"
+        )
     pairs = [len(lab) * (len(lab) - 1)]
     for j in range(lab.shape[1]):
-        _, cnt = np.unique(lab[:, :j + 1], axis=0, return_counts=True)        # a taxon is its path: ranks 0..j
+        _, cnt = np.unique(lab[:, : j + 1], axis=0, return_counts=True)  # a taxon is its path: ranks 0..j
         pairs.append(int((cnt * (cnt - 1)).sum()))
     return np.array([p / q if q else np.nan for p, q in zip(pairs[1:], pairs[:-1])])
 
 # %% ../../nbs/81_eval.hiershapes.ipynb #5ec68de8
 def pixel_statistics(images, threshold: float = 0.25) -> Tensor:
     """[N, 4] model-free image features: the mean colour of each image's foreground (the pixels more than `threshold`
-    from the image's per-channel median in some channel) and log(1 + its pixel count); `images` [N, 3, H, W] in [0, 1]."""
+    from the image's per-channel median in some channel) and log(1 + its pixel count); `images` [N, 3, H, W] in [0,
+    1]."""
     x = torch.as_tensor(images, dtype=torch.float32)
-    if x.ndim != 4 or x.shape[1] != 3: raise ValueError(f"images must be [N, 3, H, W], got shape {tuple(x.shape)}")
+    if x.ndim != 4 or x.shape[1] != 3:
+        raise ValueError(f"images must be [N, 3, H, W], got shape {tuple(x.shape)}")
     med = x.flatten(2).median(2).values[:, :, None, None]
-    fg = ((x - med).abs().amax(1) > threshold).float()                              # [N, H, W]
+    fg = ((x - med).abs().amax(1) > threshold).float()  # [N, H, W]
     n = fg.flatten(1).sum(1)
     mean = (x * fg[:, None]).flatten(2).sum(2) / n.clamp(min=1)[:, None]
     return torch.cat([mean, torch.log1p(n)[:, None]], 1)
@@ -156,16 +185,23 @@ def nn_rank_agreement(features, rank_labels) -> dict[str, np.ndarray]:
     rank-(j-1) taxon (rank 0: all): how often rank j is kept once its parent is. nan where no image qualifies."""
     X, lab = torch.as_tensor(features, dtype=torch.float64), np.asarray(rank_labels)
     if X.ndim != 2 or lab.ndim != 2 or len(X) != len(lab) or len(X) < 2:
-        raise ValueError(f"features [N >= 2, D] and rank_labels [N, R] must match, got {tuple(X.shape)} and {lab.shape}")
-    d = torch.cdist(X, X); d.fill_diagonal_(torch.inf)
+        raise ValueError(
+            f"features [N >= 2, D] and rank_labels [N, R] must match, got {tuple(X.shape)} and {lab.shape}"
+        )
+    d = torch.cdist(X, X)
+    d.fill_diagonal_(torch.inf)
     nn = d.argmin(1).numpy()
-    path = lambda j: np.unique(lab[:, :j + 1], axis=0, return_inverse=True, return_counts=True)
-    R = lab.shape[1]; r1, given = np.full(R, np.nan), np.full(R, np.nan)
-    kept = np.ones(len(lab), dtype=bool)                                   # nearest image shares rank j-1
+    path = lambda j: np.unique(lab[:, : j + 1], axis=0, return_inverse=True, return_counts=True)
+    R = lab.shape[1]
+    r1, given = np.full(R, np.nan), np.full(R, np.nan)
+    kept = np.ones(len(lab), dtype=bool)  # nearest image shares rank j-1
     for j in range(R):
-        _, inv, cnt = path(j); inv = inv.reshape(-1)
+        _, inv, cnt = path(j)
+        inv = inv.reshape(-1)
         same, scored = inv[nn] == inv, cnt[inv] > 1
-        if scored.any(): r1[j] = same[scored].mean()
-        if (scored & kept).any(): given[j] = same[scored & kept].mean()
+        if scored.any():
+            r1[j] = same[scored].mean()
+        if (scored & kept).any():
+            given[j] = same[scored & kept].mean()
         kept = same
     return {"R@1": r1, "given_parent": given}

@@ -28,7 +28,8 @@ def key_safe(name: str) -> str:
 # %% ../../nbs/79_eval.kit.ipynb #5752c554
 @functools.cache
 def default_world() -> HierShapes2:
-    "A dataset of the default world (the first of `core.schema.WORLDS`: for its taxonomy, text families, parser and oracle; it draws no sample)."
+    """A dataset of the default world (the first of `core.schema.WORLDS`: for its taxonomy, text families, parser and
+    oracle; it draws no sample)."""
     return next(iter(WORLDS.values()))("test", n=1)
 
 # %% ../../nbs/79_eval.kit.ipynb #28b269b6
@@ -36,7 +37,9 @@ ZS_TEMPLATES = ("{}", "a photo of {}", "a picture of {}")
 "Zero-shot prompt templates; `{}` is the class noun phrase with its article (the HierShapes parsers read all three)."
 
 
-def rank_prompts(j: int, templates: Sequence[str] = ZS_TEMPLATES, *, world=None, family: str | None = None) -> list[str]:
+def rank_prompts(
+    j: int, templates: Sequence[str] = ZS_TEMPLATES, *, world=None, family: str | None = None
+) -> list[str]:
     """The prompts of the classes of rank `j` of `world` (a HierShapes dataset; None: `default_world()`), class-major
     (class 0's templates, then class 1's, ...), as `class_embeddings` wants; `family`: one of `world.text_families`
     (None: the first)."""
@@ -47,42 +50,67 @@ def rank_prompts(j: int, templates: Sequence[str] = ZS_TEMPLATES, *, world=None,
 # %% ../../nbs/79_eval.kit.ipynb #79994228
 def ensemble_rule(geometry) -> Callable:
     "How this geometry merges template embeddings [C, P, D] into classes [C, D]."
-    if hasattr(geometry, "ensemble"): return geometry.ensemble
-    if getattr(geometry, "name", None) in ("cosine", "radial"): return clip_ensemble
-    raise TypeError(f"{type(geometry).__name__} has no `ensemble(t: [C, P, D]) -> [C, D]` method, which zero-shot "
-                    "classification needs to merge prompt templates (cosine geometries use CLIP's ensemble)")
+    if hasattr(geometry, "ensemble"):
+        return geometry.ensemble
+    if getattr(geometry, "name", None) in ("cosine", "radial"):
+        return clip_ensemble
+    raise TypeError(
+        f"{type(geometry).__name__} has no `ensemble(t: [C, P, D]) -> [C, D]` method, which zero-shot "
+        "classification needs to merge prompt templates (cosine geometries use CLIP's ensemble)"
+    )
 
 # %% ../../nbs/79_eval.kit.ipynb #310abd54
-def zero_shot_classifiers(model, prompt_sets: Sequence[Sequence[str]], n_templates: int, geometry: Geometry | None = None,
-                          batch_size: int = 256, accelerator=None) -> list[Tensor]:
+def zero_shot_classifiers(
+    model,
+    prompt_sets: Sequence[Sequence[str]],
+    n_templates: int,
+    geometry: Geometry | None = None,
+    batch_size: int = 256,
+    accelerator=None,
+) -> list[Tensor]:
     """One zero-shot classifier [C_s, D] per prompt set (class-major prompts, `n_templates` per class): the prompts of
     every set embedded in one pass, merged per class by `geometry`'s `ensemble_rule` (default: `model.geometry`)."""
     reduce = ensemble_rule(geometry or model.geometry)
     txt = encode_texts(model, [p for ps in prompt_sets for p in ps], batch_size, accelerator)
     out, start = [], 0
     for ps in prompt_sets:
-        out.append(class_embeddings(txt[start:start + len(ps)], n_templates=n_templates, reduce=reduce))
+        out.append(class_embeddings(txt[start : start + len(ps)], n_templates=n_templates, reduce=reduce))
         start += len(ps)
     return out
 
 # %% ../../nbs/79_eval.kit.ipynb #91ba2fa7
-def hiershapes_eval_set(cfg: EvalCfg, fields: Sequence[str] | None = None, *, split: str | None = None, n: int | None = None,
-                        **kwargs) -> HierShapes | HierShapes2:
-    """The samples of the world `cfg.dataset` names (None: the first of `core.schema.WORLDS`) that `cfg` selects (`split`, `n`, `seed`,
+def hiershapes_eval_set(
+    cfg: EvalCfg, fields: Sequence[str] | None = None, *, split: str | None = None, n: int | None = None, **kwargs
+) -> HierShapes | HierShapes2:
+    """The samples of the world `cfg.dataset` names (None: the first of `core.schema.WORLDS`) that `cfg` selects
+    (`split`, `n`, `seed`,
     `image_size`, and HierShapes 2's `object_scale`), with `fields` (None: all), unless overridden."""
-    w = cfg.dataset or next(iter(WORLDS)); scale = getattr(cfg, "object_scale", None)
-    return WORLDS[w](cfg.split if split is None else split, n=cfg.n if n is None else n,
-        seed=cfg.seed, image_size=cfg.image_size, fields=None if fields is None else list(fields),
-        **({"object_scale": scale} if scale is not None and takes_object_scale(w) else {}), **kwargs)
+    w = cfg.dataset or next(iter(WORLDS))
+    scale = getattr(cfg, "object_scale", None)
+    return WORLDS[w](
+        cfg.split if split is None else split,
+        n=cfg.n if n is None else n,
+        seed=cfg.seed,
+        image_size=cfg.image_size,
+        fields=None if fields is None else list(fields),
+        **({"object_scale": scale} if scale is not None and takes_object_scale(w) else {}),
+        **kwargs,
+    )
 
 # %% ../../nbs/79_eval.kit.ipynb #ee205bd0
 class torch_threads:
     "Context: run torch with `n` intra-op threads (None: leave the setting alone), then restore it."
-    def __init__(self, n: int | None = 1): self.n = n
+
+    def __init__(self, n: int | None = 1):
+        self.n = n
+
     def __enter__(self):
         self.old = torch.get_num_threads()
-        if self.n: torch.set_num_threads(self.n)
-    def __exit__(self, *exc): torch.set_num_threads(self.old)
+        if self.n:
+            torch.set_num_threads(self.n)
+
+    def __exit__(self, *exc):
+        torch.set_num_threads(self.old)
 
 # %% ../../nbs/79_eval.kit.ipynb #a967980e
 def entailment_geometry(model, accelerator=None, root_text: str = "") -> Geometry:
@@ -92,9 +120,15 @@ def entailment_geometry(model, accelerator=None, root_text: str = "") -> Geometr
     evaluation functions: the root is embedded on the model's device."""
     geo = model.geometry
     if isinstance(geo, CosineGeometry):
-        kw = (dict(eps_c=geo.eps_c, genericness=geo.genericness_kind, eps=geo.eps, angle_eps=geo.angle_eps)
-              if isinstance(geo, RadialGeometry) else {})
+        kw = (
+            dict(eps_c=geo.eps_c, genericness=geo.genericness_kind, eps=geo.eps, angle_eps=geo.angle_eps)
+            if isinstance(geo, RadialGeometry)
+            else {}
+        )
         return radial_geometry(model, root_text, **kw)
-    if geo.supports("exterior_angle") or geo.supports("genericness"): return geo
-    raise TypeError(f"{geo!r} is neither a Euclidean (cosine-family) geometry nor one with its own hierarchy (an exterior "
-                    "angle or a distance from its root), so its hierarchy cannot be scored")
+    if geo.supports("exterior_angle") or geo.supports("genericness"):
+        return geo
+    raise TypeError(
+        f"{geo!r} is neither a Euclidean (cosine-family) geometry nor one with its own hierarchy (an exterior "
+        "angle or a distance from its root), so its hierarchy cannot be scored"
+    )

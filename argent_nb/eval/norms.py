@@ -32,8 +32,11 @@ COMPONENTS = ("image", "image_box", "text", "text_box")
 "HyCoCLIP's four embedded components."
 
 
-def component_embeddings(model, ds: HierShapes | HierShapes2, batch_size: int = 256, accelerator=None) -> dict[str, Tensor]:
-    "Embeddings of the four components of `ds` (either HierShapes world): images [N, D], valid box crops [B, D], captions [N, D], box texts [B, D]."
+def component_embeddings(
+    model, ds: HierShapes | HierShapes2, batch_size: int = 256, accelerator=None
+) -> dict[str, Tensor]:
+    """Embeddings of the four components of `ds` (either HierShapes world): images [N, D], valid box crops [B, D],
+    captions [N, D], box texts [B, D]."""
     e = embed_dataset(model, ds, ["images", "captions", "box_images"], batch_size, accelerator)
     v = e["boxes_valid"]
     return {"image": e["images"], "image_box": e["box_images"][v], "text": e["captions"], "text_box": e["box_texts"][v]}
@@ -42,28 +45,39 @@ def component_embeddings(model, ds: HierShapes | HierShapes2, batch_size: int = 
 def embedding_norms(x: Tensor, geometry: Geometry) -> np.ndarray:
     "Norm of each point: distance from the root for Euclidean (cosine-family) geometries, ||x~|| for Lorentz ones."
     x = x.detach().double()
-    if isinstance(geometry, CosineGeometry): x = x - geometry.root(x)
+    if isinstance(geometry, CosineGeometry):
+        x = x - geometry.root(x)
     return torch.linalg.vector_norm(x, dim=-1).cpu().numpy()
 
 # %% ../../nbs/84_eval.norms.ipynb #d4a86163
 def component_norms(components: Mapping[str, Tensor], geometry: Geometry) -> dict[str, np.ndarray]:
-    "`embedding_norms` of each component (e.g. `component_embeddings`; use `entailment_geometry(model)` for Euclidean models)."
+    """`embedding_norms` of each component (e.g. `component_embeddings`; use `entailment_geometry(model)` for Euclidean
+    models)."""
     return {k: embedding_norms(v, geometry) for k, v in components.items()}
 
 # %% ../../nbs/84_eval.norms.ipynb #275c0863
-def plot_norms(norms_by_component: Mapping[str, np.ndarray], boundary: float | None = None, ax=None, bins: int = 40,
-               title: str | None = None):
-    "Overlaid histograms of norms per component, with the norm boundary (e.g. `LorentzGeometry.norm_boundary()`) marked when given."
+def plot_norms(
+    norms_by_component: Mapping[str, np.ndarray],
+    boundary: float | None = None,
+    ax=None,
+    bins: int = 40,
+    title: str | None = None,
+):
+    """Overlaid histograms of norms per component, with the norm boundary (e.g. `LorentzGeometry.norm_boundary()`)
+    marked when given."""
     import matplotlib.pyplot as plt
+
     ax = ax or plt.subplots(figsize=(5.5, 3.2))[1]
-    if boundary is not None: boundary = float(boundary.detach() if isinstance(boundary, Tensor) else boundary)
+    if boundary is not None:
+        boundary = float(boundary.detach() if isinstance(boundary, Tensor) else boundary)
     allv = np.concatenate([np.asarray(v) for v in norms_by_component.values()] + ([[boundary]] if boundary else []))
     edges = np.linspace(allv.min(), allv.max(), bins + 1) if allv.max() > allv.min() else bins
     for k, v in norms_by_component.items():
         ax.hist(np.asarray(v), edges, alpha=0.45, density=True, label=f"{k} (median {np.median(v):.3f})")
     if boundary is not None:
         ax.axvline(boundary, color="k", ls="--", lw=1.2, label=f"norm boundary 2K/√c = {boundary:.3g}")
-    ax.set(xlabel="norm", ylabel="density", title=title); ax.legend(fontsize=7)
+    ax.set(xlabel="norm", ylabel="density", title=title)
+    ax.legend(fontsize=7)
     return ax
 
 # %% ../../nbs/84_eval.norms.ipynb #57347f29
@@ -73,16 +87,18 @@ def _unit_curvature(x: Tensor, c: float) -> Tensor:
 
 # %% ../../nbs/84_eval.norms.ipynb #bcd235ee
 def _beta(x0: Tensor, xs: Tensor, Q: Tensor) -> Tensor:
-    "exp(Busemann) [N, K] of unit-hyperboloid points (time x0, space xs) w.r.t. ideal directions Q [K, D], without cancellation."
+    """exp(Busemann) [N, K] of unit-hyperboloid points (time x0, space xs) w.r.t. ideal directions Q [K, D], without
+    cancellation."""
     n = torch.linalg.vector_norm(xs, dim=-1, keepdim=True)
     d = xs @ Q.T
     perp2 = ((n * n) - d * d).clamp_min(0)
-    gap = torch.where(d > 0, perp2 / (n + d).clamp_min(1e-300), n - d)          # ||xs|| - <xs, q>
+    gap = torch.where(d > 0, perp2 / (n + d).clamp_min(1e-300), n - d)  # ||xs|| - <xs, q>
     return 1 / (x0[:, None] + n) + gap
 
 # %% ../../nbs/84_eval.norms.ipynb #5ecd2148
 def busemann(x: Tensor, Q: Tensor, c: float = 1.0) -> Tensor:
-    "Busemann coordinates [N, K] of Lorentz space components `x` [N, D] (curvature -c, rescaled to -1) w.r.t. unit directions Q [K, D]."
+    """Busemann coordinates [N, K] of Lorentz space components `x` [N, D] (curvature -c, rescaled to -1) w.r.t. unit
+    directions Q [K, D]."""
     xs = _unit_curvature(x, c)
     return torch.log(_beta(lorentz_time(xs, 1.0), xs, Q.double()))
 
@@ -104,7 +120,8 @@ def horo_project(x: Tensor, Q: Tensor, c: float = 1.0) -> Tensor:
 
 # %% ../../nbs/84_eval.norms.ipynb #478bb0b8
 def poincare_distance(p: Tensor, q: Tensor) -> Tensor:
-    "Hyperbolic distance (curvature -1) between Poincare-ball points, broadcast over leading dims (via the hyperboloid)."
+    """Hyperbolic distance (curvature -1) between Poincare-ball points, broadcast over leading dims (via the
+    hyperboloid)."""
     return lorentz_distance(from_poincare(p, 1.0), from_poincare(q, 1.0), 1.0)
 
 # %% ../../nbs/84_eval.norms.ipynb #47c2a5da
@@ -124,7 +141,8 @@ def tangent_pca(x: Tensor, c: float = 1.0, n_components: int = 2) -> tuple[Tenso
 
 # %% ../../nbs/84_eval.norms.ipynb #949cceca
 def _orthonormal(W: Tensor) -> Tensor:
-    "Orthonormal rows [K, D] spanning the rows of `W` [K, D] (QR; signs fixed, so orthonormal rows come back as they are)."
+    """Orthonormal rows [K, D] spanning the rows of `W` [K, D] (QR; signs fixed, so orthonormal rows come back as they
+    are)."""
     q, r = torch.linalg.qr(W.T)
     return (q * torch.sign(torch.diagonal(r))).T
 
@@ -136,8 +154,11 @@ def _pair_variance(a: Tensor) -> Tensor:
     return (d * d).sum() / (n * (n - 1))
 
 # %% ../../nbs/84_eval.norms.ipynb #fa6f808c
-def _horopca_ascent(x0: Tensor, xs: Tensor, W: Tensor, steps: int, lr: float) -> tuple[tuple[float, Tensor], list[float]]:
-    """Adam (`steps`, `lr`) from directions `W` [K, D] (orthonormalised by QR at each iterate) maximising the variance of
+def _horopca_ascent(
+    x0: Tensor, xs: Tensor, W: Tensor, steps: int, lr: float
+) -> tuple[tuple[float, Tensor], list[float]]:
+    """Adam (`steps`, `lr`) from directions `W` [K, D] (orthonormalised by QR at each iterate) maximising the variance
+    of
     the horospherical projections of unit-curvature points (`x0` [N], `xs` [N, D]). Returns ((the best variance, its
     orthonormal directions), the variance at each of the steps + 1 iterates)."""
     W = W.clone().requires_grad_(True)
@@ -149,14 +170,18 @@ def _horopca_ascent(x0: Tensor, xs: Tensor, W: Tensor, steps: int, lr: float) ->
             var = _pair_variance(_horo_hyperboloid(x0, xs, Q)[1])
             v = var.item()
             history.append(v)
-            if v > best[0]: best = (v, Q.detach().clone())
-            opt.zero_grad(); (-var).backward(); opt.step()
+            if v > best[0]:
+                best = (v, Q.detach().clone())
+            opt.zero_grad()
+            (-var).backward()
+            opt.step()
     return best, history
 
 # %% ../../nbs/84_eval.norms.ipynb #0290174d
 class HoroPCA:
     """HoroPCA (Chami et al. 2021): orthonormal directions Q [K, D] maximising the variance of the horospherical
     projections onto the geodesic submanifold through the origin they span. `fit(x, c)` on Lorentz space components."""
+
     _orth, _variance = staticmethod(_orthonormal), staticmethod(_pair_variance)
 
     def __init__(self, n_components: int = 2, steps: int = 100, lr: float = 0.03, max_fit: int = 500, seed: int = 0):
@@ -168,16 +193,20 @@ class HoroPCA:
         if x.ndim != 2 or x.shape[1] < self.n_components or len(x) < 2:
             raise ValueError(f"x must be [N >= 2, D >= {self.n_components}], got {tuple(x.shape)}")
         g = torch.Generator().manual_seed(self.seed)
-        if len(x) > self.max_fit: x = x[torch.randperm(len(x), generator=g)[:self.max_fit]]
+        if len(x) > self.max_fit:
+            x = x[torch.randperm(len(x), generator=g)[: self.max_fit]]
         self.c = float(c)
         xs = _unit_curvature(x, c)
-        W = tangent_pca(x, c, self.n_components)[0]                        # start: tangent PCA's directions
-        (self.variance_, self.components_), self.history_ = _horopca_ascent(lorentz_time(xs, 1.0), xs, W, self.steps, self.lr)
+        W = tangent_pca(x, c, self.n_components)[0]  # start: tangent PCA's directions
+        (self.variance_, self.components_), self.history_ = _horopca_ascent(
+            lorentz_time(xs, 1.0), xs, W, self.steps, self.lr
+        )
         return self
 
     def transform(self, x: Tensor) -> Tensor:
         "Poincare coordinates [N, K] of the horospherical projections of `x` [N, D]."
-        if not hasattr(self, "components_"): raise RuntimeError("call fit first")
+        if not hasattr(self, "components_"):
+            raise RuntimeError("call fit first")
         return horo_project(x, self.components_, self.c).float()
 
     def fit_transform(self, x: Tensor, c: float = 1.0) -> Tensor:
@@ -189,44 +218,60 @@ def _curvature(geometry: Geometry) -> float:
     return float(c.detach() if isinstance(c, Tensor) else c)
 
 # %% ../../nbs/84_eval.norms.ipynb #957660aa
-def project_2d(groups: Mapping[str, Tensor], geometry: Geometry, method: str = "auto", **kwargs) -> tuple[dict[str, Tensor], bool]:
+def project_2d(
+    groups: Mapping[str, Tensor], geometry: Geometry, method: str = "auto", **kwargs
+) -> tuple[dict[str, Tensor], bool]:
     """2-D coordinates of each group of points, fitted on all groups together: HoroPCA (Poincare disk) for hyperbolic
     geometries or `method="horopca"`, tangent PCA at the origin with `method="tangent"`, PCA around the root for
     Euclidean geometries. Returns (coordinates per group, whether they are Poincare-disk coordinates)."""
     euclid = isinstance(geometry, CosineGeometry)
-    if method == "auto": method = "pca" if euclid else "horopca"
-    if method not in ("horopca", "tangent", "pca"): raise ValueError(f"method must be auto, horopca, tangent or pca, got {method!r}")
+    if method == "auto":
+        method = "pca" if euclid else "horopca"
+    if method not in ("horopca", "tangent", "pca"):
+        raise ValueError(f"method must be auto, horopca, tangent or pca, got {method!r}")
     names = list(groups)
     X = torch.cat([groups[k].detach().double() for k in names])
     if method == "pca":
-        if euclid: X = X - geometry.root(X)
+        if euclid:
+            X = X - geometry.root(X)
         Y = X @ torch.linalg.svd(X - X.mean(0), full_matrices=False).Vh[:2].T
-    elif method == "tangent": Y = tangent_pca(X, _curvature(geometry))[1]
-    else: Y = HoroPCA(**kwargs).fit_transform(X, _curvature(geometry)).double()
+    elif method == "tangent":
+        Y = tangent_pca(X, _curvature(geometry))[1]
+    else:
+        Y = HoroPCA(**kwargs).fit_transform(X, _curvature(geometry)).double()
     return dict(zip(names, Y.float().split([len(groups[k]) for k in names]))), method != "pca"
 
 # %% ../../nbs/84_eval.norms.ipynb #297a5082
 def plot_projection(coords: Mapping[str, Tensor], disk: bool = True, ax=None, title: str | None = None, s: float = 8):
     "Scatter 2-D coordinates per group (e.g. from `project_2d`), with the unit circle when `disk`."
     import matplotlib.pyplot as plt
+
     ax = ax or plt.subplots(figsize=(4.5, 4.5))[1]
     if disk:
-        th = np.linspace(0, 2 * np.pi, 200); ax.plot(np.cos(th), np.sin(th), color="0.6", lw=1)
+        th = np.linspace(0, 2 * np.pi, 200)
+        ax.plot(np.cos(th), np.sin(th), color="0.6", lw=1)
         ax.scatter([0], [0], marker="+", color="k", s=60, zorder=5)
-    for k, v in coords.items(): ax.scatter(*np.asarray(v).T[:2], s=s, alpha=0.7, label=str(k))
+    for k, v in coords.items():
+        ax.scatter(*np.asarray(v).T[:2], s=s, alpha=0.7, label=str(k))
     kind = "Poincaré disk" if disk else "PCA"
     ax.set(xlabel=f"{kind} coordinate 1", ylabel=f"{kind} coordinate 2")
-    ax.set_aspect("equal"); ax.set_title(title); ax.legend(fontsize=7, markerscale=2)
+    ax.set_aspect("equal")
+    ax.set_title(title)
+    ax.legend(fontsize=7, markerscale=2)
     return ax
 
 # %% ../../nbs/84_eval.norms.ipynb #323537b6
 def mean_pairwise_cosine(x: Tensor, valid: Tensor | None = None, eps: float = 1e-12) -> Tensor:
-    """Mean cosine over ordered pairs i != j of the rows of `x` [n, D] (those marked `valid`): 1 when every row points the
+    """Mean cosine over ordered pairs i != j of the rows of `x` [n, D] (those marked `valid`): 1 when every row points
+    the
     same way (directional collapse), about 0 for isotropic directions, >= -1/(n-1) always. Computed as
-    (||sum_i u_i||^2 - n) / (n (n - 1)) with u_i = x_i / ||x_i|| (differentiable; half precision in float32); nan if n < 2."""
-    if x.ndim != 2: raise ValueError(f"x: expected [n, D] embeddings, got shape {tuple(x.shape)}")
+    (||sum_i u_i||^2 - n) / (n (n - 1)) with u_i = x_i / ||x_i|| (differentiable; half precision in float32); nan if n
+    < 2."""
+    if x.ndim != 2:
+        raise ValueError(f"x: expected [n, D] embeddings, got shape {tuple(x.shape)}")
     u = F.normalize(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x, dim=-1, eps=eps)
-    if valid is not None: u = u[valid.to(torch.bool)]
+    if valid is not None:
+        u = u[valid.to(torch.bool)]
     n = u.shape[0]
     return ((u.sum(0) ** 2).sum() - n) / (n * (n - 1)) if n > 1 else u.new_tensor(float("nan"))
 
@@ -236,11 +281,13 @@ def effective_rank(x: Tensor, eps: float = 1e-12) -> float:
     the singular values of the uncentred matrix of unit rows, normalised to sum 1. Exactly 1 for a rank-1 set (every
     direction +-u), k for k orthonormal directions used equally often, near min(n, D) for isotropic directions.
     Singular values below the numerical rank's cut (sigma_max * max(n, D) * float64 eps) count as 0."""
-    if x.ndim != 2 or len(x) < 1: raise ValueError(f"x: expected [n >= 1, D] embeddings, got shape {tuple(x.shape)}")
+    if x.ndim != 2 or len(x) < 1:
+        raise ValueError(f"x: expected [n >= 1, D] embeddings, got shape {tuple(x.shape)}")
     u = F.normalize(x.detach().double(), dim=-1, eps=eps)
     s = torch.linalg.svdvals(u)
     s = s[s > s.max() * max(u.shape) * torch.finfo(torch.float64).eps]
-    if not len(s): raise ValueError("x: every row is zero, its directions are undefined")
+    if not len(s):
+        raise ValueError("x: every row is zero, its directions are undefined")
     p = s / s.sum()
     return float(torch.exp(-(p * p.log()).sum()))
 
@@ -248,7 +295,8 @@ def effective_rank(x: Tensor, eps: float = 1e-12) -> float:
 def collapse_diagnostics(components: Mapping[str, Tensor]) -> dict[str, float]:
     """Directional collapse of each component (e.g. `component_embeddings`): `cos_<k>`, the mean pairwise cosine of its
     directions (1: all the same), and `erank_<k>`, their effective rank (1: one line). Directions are the stored
-    vectors': Lorentz space components (from the origin, the cones' root), Euclidean embeddings as cosine compares them."""
+    vectors': Lorentz space components (from the origin, the cones' root), Euclidean embeddings as cosine compares
+    them."""
     out = {}
     for k, v in components.items():
         out[f"cos_{k}"] = float(mean_pairwise_cosine(v.detach().double()))
@@ -258,7 +306,8 @@ def collapse_diagnostics(components: Mapping[str, Tensor]) -> dict[str, float]:
 # %% ../../nbs/84_eval.norms.ipynb #f5442568
 @register_benchmark("norms")
 def norms_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
-    """Median norm per component (`norm_median_<k>`) and per tier (`norm_median_tier_<t>`, t = 1..T), fraction of parents
+    """Median norm per component (`norm_median_<k>`) and per tier (`norm_median_tier_<t>`, t = 1..T), fraction of
+    parents
     inside the norm boundary, the collapse diagnostic per component (`norm_cos_<k>`, `norm_erank_<k>`), and (with
     `cfg.plots_dir`) the figures; on the samples of the world `cfg.dataset` names."""
     n = min(cfg.n, 300)
@@ -273,12 +322,20 @@ def norms_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
         parents = np.concatenate([norms[k] for k in ("text", "text_box", "image_box")])
         out["norm_parents_inside"] = float((parents < boundary).mean())
     # every process takes part in the embedding (it gathers); only the main process draws
-    tiers = embed_dataset(model, hiershapes_eval_set(cfg, ["tiers"], n=min(n, 150)), ["tiers"], cfg.batch_size, accelerator)["tiers"]
+    tiers = embed_dataset(
+        model, hiershapes_eval_set(cfg, ["tiers"], n=min(n, 150)), ["tiers"], cfg.batch_size, accelerator
+    )["tiers"]
     by_tier = {f"tier {t + 1}": tiers[:, t] for t in range(tiers.shape[1])}
-    out.update({f"norm_median_tier_{t + 1}": float(np.median(v)) for t, v in enumerate(component_norms(by_tier, geo).values())})
-    if not cfg.plots_dir: return out
+    out.update(
+        {f"norm_median_tier_{t + 1}": float(np.median(v)) for t, v in enumerate(component_norms(by_tier, geo).values())}
+    )
+    if not cfg.plots_dir:
+        return out
     if (f := figure_path(cfg, "norms.png", accelerator)) is not None:
         save_figure(plot_norms(norms, boundary=boundary, title="norms per component"), f)
         crd, disk = project_2d(by_tier, geo)
-        save_figure(plot_projection(crd, disk, title="tier texts: " + ("HoroPCA" if disk else "PCA around the root")), f.with_name("projection.png"))
+        save_figure(
+            plot_projection(crd, disk, title="tier texts: " + ("HoroPCA" if disk else "PCA around the root")),
+            f.with_name("projection.png"),
+        )
     return out

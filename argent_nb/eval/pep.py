@@ -52,22 +52,29 @@ def _index(i, n: int, name: str, device) -> Tensor:
     return i.to(device=device, dtype=torch.long)
 
 # %% ../../nbs/82_eval.pep.ipynb #37b04549
-def pep_scores(a, b, geometry: Geometry, a_index=None, b_index=None, chunk: int = 1024,
-               threads: int | None = 1) -> np.ndarray:
+def pep_scores(
+    a, b, geometry: Geometry, a_index=None, b_index=None, chunk: int = 1024, threads: int | None = 1
+) -> np.ndarray:
     """PEP probability `p(a_i, b_i) = (1 + cos ext(a_i, b_i)) / 2` ("a_i is entailed by b_i"), float64 [P].
 
     Either `a` and `b` are row-aligned points [P, D], or they are embedding tables [N_a, D], [N_b, D] and the pairs
     are `(a[a_index[i]], b[b_index[i]])`. The angle is `geometry.exterior_angle`, evaluated `chunk` pairs at a time
     with `threads` torch intra-op threads (None: torch's setting)."""
     if not geometry.supports("exterior_angle"):
-        raise TypeError(f"{geometry!r} has no exterior angle; PEP needs one (use `entailment_geometry(model)`, which "
-                        "roots a RadialGeometry at the model's embedding of '' for Euclidean models)")
+        raise TypeError(
+            f"{geometry!r} has no exterior angle; PEP needs one (use `entailment_geometry(model)`, which "
+            "roots a RadialGeometry at the model's embedding of '' for Euclidean models)"
+        )
     a, b = _points(a, "a"), _points(b, "b")
-    if a.shape[1] != b.shape[1]: raise ValueError(f"a has D={a.shape[1]} but b has D={b.shape[1]}")
-    if (a_index is None) != (b_index is None): raise ValueError("give both a_index and b_index, or neither")
-    if chunk < 1: raise ValueError(f"chunk must be >= 1, got {chunk}")
+    if a.shape[1] != b.shape[1]:
+        raise ValueError(f"a has D={a.shape[1]} but b has D={b.shape[1]}")
+    if (a_index is None) != (b_index is None):
+        raise ValueError("give both a_index and b_index, or neither")
+    if chunk < 1:
+        raise ValueError(f"chunk must be >= 1, got {chunk}")
     if a_index is None:
-        if len(a) != len(b): raise ValueError(f"row-aligned pairs need len(a) == len(b), got {len(a)} and {len(b)}")
+        if len(a) != len(b):
+            raise ValueError(f"row-aligned pairs need len(a) == len(b), got {len(a)} and {len(b)}")
         n = len(a)
     else:
         a_index, b_index = _index(a_index, len(a), "a_index", a.device), _index(b_index, len(b), "b_index", b.device)
@@ -77,11 +84,14 @@ def pep_scores(a, b, geometry: Geometry, a_index=None, b_index=None, chunk: int 
     ang = np.empty(n, dtype=np.float64)
     with torch.no_grad(), torch_threads(threads):
         for s in range(0, n, chunk):
-            if a_index is None: x, y = a[s:s + chunk], b[s:s + chunk]
-            else: x, y = a.index_select(0, a_index[s:s + chunk]), b.index_select(0, b_index[s:s + chunk])
-            ang[s:s + len(x)] = geometry.exterior_angle(x, y).double().cpu().numpy()
+            if a_index is None:
+                x, y = a[s : s + chunk], b[s : s + chunk]
+            else:
+                x, y = a.index_select(0, a_index[s : s + chunk]), b.index_select(0, b_index[s : s + chunk])
+            ang[s : s + len(x)] = geometry.exterior_angle(x, y).double().cpu().numpy()
     bad = ~np.isfinite(ang)
-    if bad.any(): raise ValueError(f"non-finite exterior angle for {int(bad.sum())} pairs (first: pair {int(np.argmax(bad))})")
+    if bad.any():
+        raise ValueError(f"non-finite exterior angle for {int(bad.sum())} pairs (first: pair {int(np.argmax(bad))})")
     return pep_probability(ang)
 
 # %% ../../nbs/82_eval.pep.ipynb #094ea568
@@ -90,20 +100,24 @@ def _groups(y: np.ndarray, fam: np.ndarray | None, knd: np.ndarray | None) -> li
     negative kind ("kind": every true pair and that kind's false pairs) and, for a family with false pairs of several
     kinds, each of them ("cross", named `F_K`: the family's true pairs and its false pairs of kind K)."""
     out = [] if fam is None else [(f, fam == f, "family") for f in dict.fromkeys(fam)]
-    if knd is None: return out
+    if knd is None:
+        return out
     kinds = list(dict.fromkeys(knd[~y]))
     clash = set(kinds) & {g for g, _, _ in out}
-    if clash: raise ValueError(f"kind and family names must differ, both have {sorted(clash)}")
+    if clash:
+        raise ValueError(f"kind and family names must differ, both have {sorted(clash)}")
     out += [(k, y | (knd == k), "kind") for k in kinds]
-    for f in ([] if fam is None else dict.fromkeys(fam)):
+    for f in [] if fam is None else dict.fromkeys(fam):
         fk = [k for k in kinds if ((fam == f) & (knd == k) & ~y).any()]
-        if len(fk) > 1: out += [(f"{f}_{k}", (fam == f) & (y | (knd == k)), "cross") for k in fk]
+        if len(fk) > 1:
+            out += [(f"{f}_{k}", (fam == f) & (y | (knd == k)), "cross") for k in fk]
     return out
 
 # %% ../../nbs/82_eval.pep.ipynb #d2efc3cc
 def _labels(x, n: int, name: str) -> np.ndarray:
     x = np.asarray(x.detach().cpu() if isinstance(x, Tensor) else x)
-    if x.shape != (n,): raise ValueError(f"{name} must have shape ({n},) like p, got {x.shape}")
+    if x.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},) like p, got {x.shape}")
     return x
 
 
@@ -112,27 +126,38 @@ def pep_report(p, labels, family=None, kind=None) -> dict[str, float]:
     `pent`), per `family` (`auc_F`, `ap_F`, `pent_F`), per negative `kind` (`auc_K`, `ap_K`: every true pair against
     kind K's false pairs; `pfalse_K`: their mean p) and per family and kind where a family has false pairs of several
     kinds (`auc_F_K`, `ap_F_K`). `family`, `kind`: string labels [P], optional. Single-class groups get no AUC/AP."""
-    from sklearn.metrics import average_precision_score, roc_auc_score   # here, not at import: --help stays light
+    from sklearn.metrics import average_precision_score, roc_auc_score  # here, not at import: --help stays light
+
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
-    if p.ndim != 1: raise ValueError(f"p must be 1-D, got shape {p.shape}")
-    if not np.isfinite(p).all(): raise ValueError("p contains non-finite values")
+    if p.ndim != 1:
+        raise ValueError(f"p must be 1-D, got shape {p.shape}")
+    if not np.isfinite(p).all():
+        raise ValueError("p contains non-finite values")
     y = _labels(labels, len(p), "labels").astype(bool)
     if y.all() or not y.any():
         raise ValueError(f"PEP needs true and false pairs; got {int(y.sum())} true of {len(y)}")
-    out = {"auc": roc_auc_score(y, p), "ap": average_precision_score(y, p), "pent": p[y].mean(),
-           "pos_frac": y.mean(), "n_pairs": len(p)}
+    out = {
+        "auc": roc_auc_score(y, p),
+        "ap": average_precision_score(y, p),
+        "pent": p[y].mean(),
+        "pos_frac": y.mean(),
+        "n_pairs": len(p),
+    }
     fam = None if family is None else _labels(family, len(p), "family").astype(str)
     knd = None if kind is None else _labels(kind, len(p), "kind").astype(str)
     for g, m, what in _groups(y, fam, knd):
-        if what == "family" and y[m].any(): out[f"pent_{g}"] = p[m & y].mean()
-        if what == "kind": out[f"pfalse_{g}"] = p[m & ~y].mean()
+        if what == "family" and y[m].any():
+            out[f"pent_{g}"] = p[m & y].mean()
+        if what == "kind":
+            out[f"pfalse_{g}"] = p[m & ~y].mean()
         if y[m].any() and not y[m].all():
             out[f"auc_{g}"], out[f"ap_{g}"] = roc_auc_score(y[m], p[m]), average_precision_score(y[m], p[m])
     return {k: float(v) for k, v in out.items()}
 
 # %% ../../nbs/82_eval.pep.ipynb #402676e6
 PAIR_FAMILIES = ("text_text", "text_image", "imagebox_image", "textbox_text")
-"HyCoCLIP's entailment families (generic side first): tier -> more specific tier, text -> image, box crop -> image, box noun phrase -> caption."
+"""HyCoCLIP's entailment families (generic side first): tier -> more specific tier, text -> image, box crop -> image,
+box noun phrase -> caption."""
 PAIR_KINDS = ("positive", "reversed", "contradiction")
 "A true pair, the reverse of a true pair, or a pair whose generic side contradicts the specific side."
 
@@ -146,6 +171,7 @@ class PEPPairs:
     Side a (and b) is table `a_table[i]` (a field name), sample `a_row[i]`, slot `a_slot[i]` (0 for [N, D] tables);
     `label` is the truth, `family` one of `PAIR_FAMILIES` (or the dataset's own), `kind` one of `PAIR_KINDS`.
     `dropped` counts candidate pairs whose truth was not what their kind claims (left out, see the builders)."""
+
     a_table: np.ndarray
     a_row: np.ndarray
     a_slot: np.ndarray
@@ -156,23 +182,29 @@ class PEPPairs:
     family: np.ndarray
     kind: np.ndarray
     dropped: dict = field(default_factory=dict)
-    length_matched: bool = False    # the world gives tier_tier and caption_caption pairs one token count (HierShapes 2)
+    length_matched: bool = False  # the world gives tier_tier and caption_caption pairs one token count (HierShapes 2)
 
     def __post_init__(self):
         types = dict(a_table=str, b_table=str, family=str, kind=str, label=bool)
-        for k in _PAIR_FIELDS: setattr(self, k, np.asarray(getattr(self, k), dtype=types.get(k, np.int64)))
+        for k in _PAIR_FIELDS:
+            setattr(self, k, np.asarray(getattr(self, k), dtype=types.get(k, np.int64)))
         n = {k: len(getattr(self, k)) for k in _PAIR_FIELDS}
-        if len(set(n.values())) > 1: raise ValueError(f"PEPPairs fields differ in length: {n}")
+        if len(set(n.values())) > 1:
+            raise ValueError(f"PEPPairs fields differ in length: {n}")
 
-    def __len__(self): return len(self.label)
-    def __repr__(self): return f"PEPPairs({len(self)} pairs, {int(self.label.sum())} true, tables {self.tables})"
+    def __len__(self):
+        return len(self.label)
+
+    def __repr__(self):
+        return f"PEPPairs({len(self)} pairs, {int(self.label.sum())} true, tables {self.tables})"
 
     @classmethod
     def from_records(cls, records: Sequence[tuple], dropped: dict | None = None) -> "PEPPairs":
         "From tuples `((table, row, slot), (table, row, slot), label, family, kind)`."
         cols = [[] for _ in _PAIR_FIELDS]
         for (ta, ra, sa), (tb, rb, sb), lab, fam, knd in records:
-            for c, v in zip(cols, (ta, ra, sa, tb, rb, sb, lab, fam, knd)): c.append(v)
+            for c, v in zip(cols, (ta, ra, sa, tb, rb, sb, lab, fam, knd)):
+                c.append(v)
         return cls(*[np.asarray(c) for c in cols], dropped=dict(dropped or {}))
 
     @property
@@ -182,7 +214,11 @@ class PEPPairs:
 
     def select(self, mask) -> "PEPPairs":
         "The pairs where `mask` (bool [P] or indices) holds."
-        return PEPPairs(*[getattr(self, k)[mask] for k in _PAIR_FIELDS], dropped=dict(self.dropped), length_matched=self.length_matched)
+        return PEPPairs(
+            *[getattr(self, k)[mask] for k in _PAIR_FIELDS],
+            dropped=dict(self.dropped),
+            length_matched=self.length_matched,
+        )
 
     def counts(self) -> dict[str, int]:
         "Number of pairs per `family/kind`."
@@ -211,12 +247,16 @@ def _flatten_tables(tables: Mapping[str, Tensor], names: Sequence[str]) -> tuple
     name (its first row there, N, S))."""
     flats, offset, D = {}, 0, None
     for name in names:
-        if name not in tables: raise KeyError(f"pairs refer to table {name!r}, but the tables are {sorted(tables)}")
+        if name not in tables:
+            raise KeyError(f"pairs refer to table {name!r}, but the tables are {sorted(tables)}")
         t = tables[name]
-        if t.ndim not in (2, 3): raise ValueError(f"table {name!r} must be [N, D] or [N, S, D], got {tuple(t.shape)}")
-        if D is not None and t.shape[-1] != D: raise ValueError(f"table {name!r} has D={t.shape[-1]}, others {D}")
+        if t.ndim not in (2, 3):
+            raise ValueError(f"table {name!r} must be [N, D] or [N, S, D], got {tuple(t.shape)}")
+        if D is not None and t.shape[-1] != D:
+            raise ValueError(f"table {name!r} has D={t.shape[-1]}, others {D}")
         N, S, D = t.shape[0], (t.shape[1] if t.ndim == 3 else 1), t.shape[-1]
-        flats[name] = (t.reshape(N * S, D), offset, N, S); offset += N * S
+        flats[name] = (t.reshape(N * S, D), offset, N, S)
+        offset += N * S
     flat = torch.cat([f for f, *_ in flats.values()]) if flats else torch.empty(0, 0)
     return flat, {name: (off, N, S) for name, (_, off, N, S) in flats.items()}
 
@@ -235,7 +275,8 @@ def _flat_rows(where: dict, table: np.ndarray, row: np.ndarray, slot: np.ndarray
 def _hiershapes_candidates(i: int, scene, texts) -> list[tuple]:
     """Candidate pairs of one sample: ((ref_a, ref_b, family, kind), ...) with refs (table, row, slot); tiers P_1..P_T
     (the last the caption), box noun phrases against the caption for the objects the caption names, and the caption
-    field against P_T where the two differ (HierShapes 2 names objects at drawn ranks in the caption, at leaves in P_T)."""
+    field against P_T where the two differ (HierShapes 2 names objects at drawn ranks in the caption, at leaves in
+    P_T)."""
     T, last = (lambda t: ("tiers", i, t)), len(texts["tiers"]) - 1
     img, out, named = ("images", i, 0), [], len(texts["captions"].nps)
     valid = [t for t, (_, ok) in enumerate(texts["tier_negatives"]) if ok]
@@ -243,32 +284,52 @@ def _hiershapes_candidates(i: int, scene, texts) -> list[tuple]:
         out += [(T(t), T(s), "text_text", "positive"), (T(s), T(t), "text_text", "reversed")]
     out += [(("tier_negatives", i, t), T(s), "text_text", "contradiction") for t in valid for s in range(t, last + 1)]
     if texts["captions"] != texts["tiers"][-1]:
-        out += [(("captions", i, 0), T(last), "text_text", "positive"), (T(last), ("captions", i, 0), "text_text", "reversed")]
-    for t in range(last + 1): out += [(T(t), img, "text_image", "positive"), (img, T(t), "text_image", "reversed")]
+        out += [
+            (("captions", i, 0), T(last), "text_text", "positive"),
+            (T(last), ("captions", i, 0), "text_text", "reversed"),
+        ]
+    for t in range(last + 1):
+        out += [(T(t), img, "text_image", "positive"), (img, T(t), "text_image", "reversed")]
     out += [(("tier_negatives", i, t), img, "text_image", "contradiction") for t in valid]
     for k in range(len(scene)):
-        out += [(("box_images", i, k), img, "imagebox_image", "positive"), (img, ("box_images", i, k), "imagebox_image", "reversed")]
-        if k < named: out += [(("box_texts", i, k), T(last), "textbox_text", "positive"), (T(last), ("box_texts", i, k), "textbox_text", "reversed")]
+        out += [
+            (("box_images", i, k), img, "imagebox_image", "positive"),
+            (img, ("box_images", i, k), "imagebox_image", "reversed"),
+        ]
+        if k < named:
+            out += [
+                (("box_texts", i, k), T(last), "textbox_text", "positive"),
+                (T(last), ("box_texts", i, k), "textbox_text", "reversed"),
+            ]
     return out
 
 # %% ../../nbs/82_eval.pep.ipynb #4449f013
 def hiershapes_pairs(ds: HierShapes | HierShapes2, indices: Sequence[int] | None = None) -> PEPPairs:
     """PEP pairs of the samples `indices` (default: all) of a HierShapes world's dataset `ds` (`HierShapes2` or the
-    first `HierShapes`), each labelled by that world's exact oracle, `ds.oracle_entails` (and `length_matched` as the world declares); tables `images`, `tiers`,
+    first `HierShapes`), each labelled by that world's exact oracle, `ds.oracle_entails` (and `length_matched` as the
+    world declares); tables `images`, `tiers`,
     `tier_negatives`, `captions`, `box_images`, `box_texts` (the fields `embed_dataset` returns)."""
     records, dropped = [], {}
-    for i in (range(len(ds)) if indices is None else indices):
+    for i in range(len(ds)) if indices is None else indices:
         scene, texts, _ = ds.structured(int(i), rank_negatives=False)
-        sem = {"images": lambda k: scene, "tiers": lambda k: texts["tiers"][k], "captions": lambda k: texts["captions"],
-               "tier_negatives": lambda k: texts["tier_negatives"][k][0], "box_images": lambda k: [scene[k]],
-               "box_texts": lambda k: texts["box_texts"][k]}
+        sem = {
+            "images": lambda k: scene,
+            "tiers": lambda k: texts["tiers"][k],
+            "captions": lambda k: texts["captions"],
+            "tier_negatives": lambda k: texts["tier_negatives"][k][0],
+            "box_images": lambda k: [scene[k]],
+            "box_texts": lambda k: texts["box_texts"][k],
+        }
         for a, b, fam, kind in _hiershapes_candidates(int(i), scene, texts):
-            truth = ds.oracle_entails(sem[b[0]](b[2]), sem[a[0]](a[2]))     # "a is entailed by b": b |= a
+            truth = ds.oracle_entails(sem[b[0]](b[2]), sem[a[0]](a[2]))  # "a is entailed by b": b |= a
             if truth != (kind == "positive"):
-                dropped[f"{fam}/{kind}"] = dropped.get(f"{fam}/{kind}", 0) + 1; continue
+                dropped[f"{fam}/{kind}"] = dropped.get(f"{fam}/{kind}", 0) + 1
+                continue
             records.append((a, b, truth, fam, kind))
     out = PEPPairs.from_records(records, dropped)
-    out.length_matched = bool(getattr(ds, "length_matched", False))     # HierShapes 2 declares it; the first world's tiers grow
+    out.length_matched = bool(
+        getattr(ds, "length_matched", False)
+    )  # HierShapes 2 declares it; the first world's tiers grow
     return out
 
 # %% ../../nbs/82_eval.pep.ipynb #14977025
@@ -277,9 +338,13 @@ def hierarcaps_pairs(rows: Sequence, images: bool = False) -> PEPPairs:
     test CSV (tiers only, no contradictions). Family `text_text` on tables `tiers` / `tier_negatives` [N, 4, D]; with
     `images=True` also family `text_image` against table `images` [N, D] (row i's image entails its tiers)."""
     records, dropped = [], {}
+
     def add(a, b, lab, fam, kind, ta=None, tb=None):
-        if ta is not None and ta == tb: dropped[f"{fam}/{kind}"] = dropped.get(f"{fam}/{kind}", 0) + 1
-        else: records.append((a, b, lab, fam, kind))
+        if ta is not None and ta == tb:
+            dropped[f"{fam}/{kind}"] = dropped.get(f"{fam}/{kind}", 0) + 1
+        else:
+            records.append((a, b, lab, fam, kind))
+
     for i, row in enumerate(rows):
         pos = list(row.positive if hasattr(row, "positive") else row.tiers)
         neg = list(row.negative) if hasattr(row, "negative") else []
@@ -290,11 +355,14 @@ def hierarcaps_pairs(rows: Sequence, images: bool = False) -> PEPPairs:
             add(P(t), P(s), True, "text_text", "positive", pos[t], pos[s])
             add(P(s), P(t), False, "text_text", "reversed", pos[s], pos[t])
         for t in range(len(neg)):
-            for s in range(t, len(pos)): add(N(t), P(s), False, "text_text", "contradiction", neg[t], pos[s])
+            for s in range(t, len(pos)):
+                add(N(t), P(s), False, "text_text", "contradiction", neg[t], pos[s])
         if images:
             for t in range(len(pos)):
-                add(P(t), img, True, "text_image", "positive"); add(img, P(t), False, "text_image", "reversed")
-            for t in range(len(neg)): add(N(t), img, False, "text_image", "contradiction")
+                add(P(t), img, True, "text_image", "positive")
+                add(img, P(t), False, "text_image", "reversed")
+            for t in range(len(neg)):
+                add(N(t), img, False, "text_image", "contradiction")
     return PEPPairs.from_records(records, dropped)
 
 
@@ -312,11 +380,13 @@ FOIL_TABLES = {"tier_negatives": "tiers"}
 
 
 def matched_pairs(pairs: PEPPairs, kind: str) -> tuple[np.ndarray, np.ndarray]:
-    """(true pair indices [M], false pair indices [M]): each false pair of `kind` in `pairs` with the true pair it is made
+    """(true pair indices [M], false pair indices [M]): each false pair of `kind` in `pairs` with the true pair it is
+    made
     from. A reversed pair (b, a) goes with the true pair (a, b); a contradiction (N, x) with the true pair (P, x) whose
     generic side P is the text that N contradicts (`FOIL_TABLES`: same row and slot), e.g. (N_t, image) with
     (P_t, image) and (N_t, P_s) with (P_t, P_s). False pairs with no such true pair, e.g. (N_t, P_t), are left out."""
-    if kind not in PAIR_KINDS[1:]: raise ValueError(f"kind must be one of {PAIR_KINDS[1:]}, got {kind!r}")
+    if kind not in PAIR_KINDS[1:]:
+        raise ValueError(f"kind must be one of {PAIR_KINDS[1:]}, got {kind!r}")
     A = list(zip(pairs.a_table.tolist(), pairs.a_row.tolist(), pairs.a_slot.tolist()))
     B = list(zip(pairs.b_table.tolist(), pairs.b_row.tolist(), pairs.b_slot.tolist()))
     true = {(A[i], B[i]): i for i in np.flatnonzero(pairs.label)}
@@ -324,12 +394,15 @@ def matched_pairs(pairs: PEPPairs, kind: str) -> tuple[np.ndarray, np.ndarray]:
     for j in np.flatnonzero(~pairs.label & (pairs.kind == kind)):
         (ta, ra, sa), b = A[j], B[j]
         key = (b, A[j]) if kind == "reversed" else ((FOIL_TABLES.get(ta), ra, sa), b)
-        if key in true: pos.append(true[key]); neg.append(j)
+        if key in true:
+            pos.append(true[key])
+            neg.append(j)
     return np.asarray(pos, dtype=np.int64), np.asarray(neg, dtype=np.int64)
 
 # %% ../../nbs/82_eval.pep.ipynb #9a51df9e
 def paired_wins(p_true, p_false) -> np.ndarray:
-    """Per matched pair, float64: 1 where the true pair's p is higher, 1/2 for a tie, else 0. A tie: the two differ by at
+    """Per matched pair, float64: 1 where the true pair's p is higher, 1/2 for a tie, else 0. A tie: the two differ by
+    at
     most two float32 units of the wider of their angles (theta = 2 arccos sqrt p), a float32 angle kernel's rounding."""
     pt, pf = np.asarray(p_true, dtype=np.float64), np.asarray(p_false, dtype=np.float64)
     theta = 2 * np.arccos(np.sqrt(np.clip(np.minimum(pt, pf), 0, 1)))
@@ -340,26 +413,32 @@ def paired_wins(p_true, p_false) -> np.ndarray:
 # %% ../../nbs/82_eval.pep.ipynb #4e0d7fd0
 def pep_paired(p, pairs: PEPPairs) -> dict[str, float]:
     """Paired PEP of probabilities `p` [P] of `pairs`: for each negative kind K, `paired_K`, the share of matched (true,
-    false) pairs (`matched_pairs`) in which the true pair has the higher p (`paired_wins`: a tie counts 1/2), `n_paired_K`, and
+    false) pairs (`matched_pairs`) in which the true pair has the higher p (`paired_wins`: a tie counts 1/2),
+    `n_paired_K`, and
     `paired_K_F` per family F where K's pairs span several families. Chance is 1/2. A kind with no matched pair gets
     no key."""
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
-    if p.shape != (len(pairs),): raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
+    if p.shape != (len(pairs),):
+        raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
     out = {}
     for kind in PAIR_KINDS[1:]:
         pos, neg = matched_pairs(pairs, kind)
-        if not len(pos): continue
+        if not len(pos):
+            continue
         w = paired_wins(p[pos], p[neg])
         out[f"paired_{kind}"], out[f"n_paired_{kind}"] = w.mean(), len(w)
         fam = pairs.family[neg]
-        if len(set(fam.tolist())) > 1: out.update({f"paired_{kind}_{f}": w[fam == f].mean() for f in dict.fromkeys(fam)})
+        if len(set(fam.tolist())) > 1:
+            out.update({f"paired_{kind}_{f}": w[fam == f].mean() for f in dict.fromkeys(fam)})
     return {k: float(v) for k, v in out.items()}
 
 # %% ../../nbs/82_eval.pep.ipynb #ddba7413
 PAIR_PARTS = ("tier_tier", "tier_caption", "caption_caption")
-"The parts of the `text_text` family: two tiers before the caption; a tier (or tier negative) with the caption P_T; the `captions` field with P_T."
+"""The parts of the `text_text` family: two tiers before the caption; a tier (or tier negative) with the caption P_T;
+the `captions` field with P_T."""
 LENGTH_FREE = ("tier_tier", "caption_caption")
-"The parts whose two texts have one token count where a world declares it (`length_matched`): `paired_reversed_length_free` pools them."
+"""The parts whose two texts have one token count where a world declares it (`length_matched`):
+`paired_reversed_length_free` pools them."""
 
 
 def pair_parts(pairs: PEPPairs) -> np.ndarray:
@@ -381,16 +460,20 @@ def direction_part_masks(pairs: PEPPairs) -> dict[str, np.ndarray]:
     `PAIR_PARTS` and, where the world matches their token counts (`pairs.length_matched`), `length_free` (the
     `LENGTH_FREE` parts). The grouping behind `pep_direction_parts` (and the per-pair outcomes of `47_outcomes`)."""
     part = pair_parts(pairs)[matched_pairs(pairs, "reversed")[1]]
-    return {q: part == q for q in PAIR_PARTS} | ({"length_free": np.isin(part, LENGTH_FREE)} if pairs.length_matched else {})
+    return {q: part == q for q in PAIR_PARTS} | (
+        {"length_free": np.isin(part, LENGTH_FREE)} if pairs.length_matched else {}
+    )
 
 # %% ../../nbs/82_eval.pep.ipynb #53a19124
 def pep_direction_parts(p, pairs: PEPPairs) -> dict[str, float]:
     """The direction score of the `text_text` family per part (`pair_parts`): `paired_reversed_P` for each part P and
     `paired_reversed_length_free` over the `LENGTH_FREE` parts where the world
     matches their token counts (`pairs.length_matched`), each the share of matched reversed pairs whose true
-    pair has the higher p, a tie counting 1/2 (`paired_wins`, as `pep_paired`). A part without reversed pairs gets no key."""
+    pair has the higher p, a tie counting 1/2 (`paired_wins`, as `pep_paired`). A part without reversed pairs gets no
+    key."""
     p = np.asarray(p.detach().cpu() if isinstance(p, Tensor) else p, dtype=np.float64)
-    if p.shape != (len(pairs),): raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
+    if p.shape != (len(pairs),):
+        raise ValueError(f"p must have shape ({len(pairs)},) like the pairs, got {p.shape}")
     pos, neg = matched_pairs(pairs, "reversed")
     w = paired_wins(p[pos], p[neg])
     return {f"paired_reversed_{q}": float(w[m].mean()) for q, m in direction_part_masks(pairs).items() if m.any()}
@@ -407,7 +490,8 @@ def pep_summary(p, pairs: PEPPairs) -> dict[str, float]:
     Chance is 1/2. Pair sets without both parts (no matched contradictions, e.g. the HierarCaps test CSV) get no
     `headline`."""
     out = {**pairs.report(p), **pep_paired(p, pairs), **pep_direction_parts(p, pairs)}
-    if all(k in out for k in HEADLINE): out["headline"] = min(out[k] for k in HEADLINE)
+    if all(k in out for k in HEADLINE):
+        out["headline"] = min(out[k] for k in HEADLINE)
     return out
 
 # %% ../../nbs/82_eval.pep.ipynb #c242fc07
@@ -415,58 +499,100 @@ def _pep_hists(ax, p: np.ndarray, y: np.ndarray, kind: np.ndarray, edges, refere
     "Density histograms of the true pairs and of each negative kind of one model (a reference model: dotted lines)."
     colours = dict(zip(dict.fromkeys(kind[~y]), ("tab:red", "tab:purple", "tab:orange", "tab:gray")))
     line = dict(histtype="step", ls=":", lw=1.5) if reference else dict(histtype="step", lw=1.8)
-    ax.hist(p[y], edges, density=True, color="tab:green", label=f"{prefix}true pairs (pEnt {p[y].mean():.3f})",
-            **(line if reference else dict(alpha=0.55)))
+    ax.hist(
+        p[y],
+        edges,
+        density=True,
+        color="tab:green",
+        label=f"{prefix}true pairs (pEnt {p[y].mean():.3f})",
+        **(line if reference else dict(alpha=0.55)),
+    )
     for k, c in colours.items():
         m = ~y & (kind == k)
         ax.hist(p[m], edges, density=True, color=c, label=f"{prefix}{k} (mean {p[m].mean():.3f})", **line)
 
 
 def _truth(pairs_or_labels, kind=None) -> tuple[np.ndarray, np.ndarray]:
-    if isinstance(pairs_or_labels, PEPPairs): return pairs_or_labels.label, pairs_or_labels.kind
+    if isinstance(pairs_or_labels, PEPPairs):
+        return pairs_or_labels.label, pairs_or_labels.kind
     y = np.asarray(pairs_or_labels, bool)
     return y, (np.where(y, "positive", "negative") if kind is None else np.asarray(kind).astype(str))
 
 # %% ../../nbs/82_eval.pep.ipynb #462741f4
-def plot_pep(p, pairs_or_labels, kind=None, ax=None, bins: int = 40, title: str | None = None, reference=None,
-             reference_label: str = "untrained"):
+def plot_pep(
+    p,
+    pairs_or_labels,
+    kind=None,
+    ax=None,
+    bins: int = 40,
+    title: str | None = None,
+    reference=None,
+    reference_label: str = "untrained",
+):
     """Histograms of PEP probabilities `p`: true pairs against each negative kind (from a `PEPPairs` or labels + kinds).
     `reference`: (p, pairs or labels[, kinds]) of a reference model, the untrained one of the same architecture, drawn
     dotted beside them. With `PEPPairs`, the legend's title gives the headline (`pep_summary`) of each."""
     import matplotlib.pyplot as plt
+
     ax = ax or plt.subplots(figsize=(5, 3))[1]
     edges, heads = np.linspace(0, 1, bins + 1), []
     models = [(p, pairs_or_labels, kind, False, "")]
-    if reference is not None: models.append((reference[0], reference[1], reference[2] if len(reference) > 2 else None, True, f"{reference_label}: "))
+    if reference is not None:
+        models.append(
+            (reference[0], reference[1], reference[2] if len(reference) > 2 else None, True, f"{reference_label}: ")
+        )
     for q, truth, knd, ref, prefix in models:
         q = np.asarray(q.detach().cpu() if isinstance(q, Tensor) else q, dtype=np.float64)
         _pep_hists(ax, q, *_truth(truth, knd), edges, ref, prefix)
         h = pep_summary(q, truth).get("headline") if isinstance(truth, PEPPairs) else None
-        if h is not None: heads.append(f"{prefix or 'headline: '}{h:.3f}")
+        if h is not None:
+            heads.append(f"{prefix or 'headline: '}{h:.3f}")
     ax.set(xlabel="p(a, b)", ylabel="density", title=title)
-    ax.legend(fontsize=6, title=("headline " + ", ".join(heads).replace("headline: ", "")) if heads else None, title_fontsize=7)
+    ax.legend(
+        fontsize=6,
+        title=("headline " + ", ".join(heads).replace("headline: ", "")) if heads else None,
+        title_fontsize=7,
+    )
     return ax
 
 # %% ../../nbs/82_eval.pep.ipynb #82d3e5e0
-def plot_pep_paired(p, pairs: PEPPairs, ax=None, bins: int = 40, title: str | None = None, reference=None,
-                    reference_label: str = "untrained"):
+def plot_pep_paired(
+    p,
+    pairs: PEPPairs,
+    ax=None,
+    bins: int = 40,
+    title: str | None = None,
+    reference=None,
+    reference_label: str = "untrained",
+):
     """Histograms of the paired differences p(true pair) - p(its matched false pair) (`matched_pairs`), one per negative
     kind; the paired scores (`pep_paired`) are the shares above 0. `reference`: (p, pairs) of a reference model (the
     untrained one), drawn dotted."""
     import matplotlib.pyplot as plt
+
     ax = ax or plt.subplots(figsize=(5, 3))[1]
     edges = np.linspace(-1, 1, bins + 1)
     for q, prs, ref in [(p, pairs, False)] + ([(*reference[:2], True)] if reference is not None else []):
         q = np.asarray(q.detach().cpu() if isinstance(q, Tensor) else q, dtype=np.float64)
         for kind, c in zip(PAIR_KINDS[1:], ("tab:red", "tab:purple")):
             pos, neg = matched_pairs(prs, kind)
-            if not len(pos): continue
+            if not len(pos):
+                continue
             d = q[pos] - q[neg]
             share = float(((d > 0) + 0.5 * (d == 0)).mean())
-            ax.hist(d, edges, density=True, histtype="step", color=c, ls=":" if ref else "-", lw=1.5 if ref else 1.8,
-                    label=f"{reference_label + ': ' if ref else ''}{kind} (paired {share:.3f})")
+            ax.hist(
+                d,
+                edges,
+                density=True,
+                histtype="step",
+                color=c,
+                ls=":" if ref else "-",
+                lw=1.5 if ref else 1.8,
+                label=f"{reference_label + ': ' if ref else ''}{kind} (paired {share:.3f})",
+            )
     ax.axvline(0, color="k", lw=0.8)
-    ax.set(xlabel="p(true pair) - p(its reverse or contradiction)", ylabel="density", title=title); ax.legend(fontsize=6)
+    ax.set(xlabel="p(true pair) - p(its reverse or contradiction)", ylabel="density", title=title)
+    ax.legend(fontsize=6)
     return ax
 
 # %% ../../nbs/82_eval.pep.ipynb #927ca684
@@ -480,13 +606,15 @@ def _pep_pairs_cached(ds) -> PEPPairs:
     "`hiershapes_pairs(ds)`, cached per world and samples (`ds.cache_key`, `len(ds)`; the 8 latest)."
     key = (ds.cache_key, len(ds))
     if key not in _PAIRS:
-        while len(_PAIRS) >= 8: _PAIRS.pop(next(iter(_PAIRS)))
+        while len(_PAIRS) >= 8:
+            _PAIRS.pop(next(iter(_PAIRS)))
         _PAIRS[key] = hiershapes_pairs(ds)
     return _PAIRS[key]
 
 
 def pep_hiershapes(model, cfg: EvalCfg, accelerator=None) -> tuple[np.ndarray, PEPPairs]:
-    "(PEP probabilities [P], the oracle pairs) of `model` on the samples `cfg` selects in the world `cfg.dataset` names."
+    """(PEP probabilities [P], the oracle pairs) of `model` on the samples `cfg` selects in the world `cfg.dataset`
+    names."""
     ds = hiershapes_eval_set(cfg, PEP_FIELDS)
     emb = embed_dataset(model, ds, PEP_FIELDS, cfg.batch_size, accelerator)
     pairs = _pep_pairs_cached(ds)
@@ -495,27 +623,40 @@ def pep_hiershapes(model, cfg: EvalCfg, accelerator=None) -> tuple[np.ndarray, P
 # %% ../../nbs/82_eval.pep.ipynb #25f5e274
 def _pep_keys(report: Mapping[str, float], prefix: str) -> dict[str, float]:
     F, K = PAIR_FAMILIES, PAIR_KINDS[1:]
-    keep = ["headline", "auc", "ap", "pent", *(f"{m}_{f}" for f in F for m in ("auc", "ap", "pent")),
-            *(f"{m}_{k}" for k in K for m in ("auc", "ap", "pfalse", "paired")),
-            *(f"{m}_{f}_{k}" for f in F for k in K for m in ("auc", "ap")), *(f"paired_{k}_{f}" for k in K for f in F),
-            *(f"paired_reversed_{q}" for q in (*PAIR_PARTS, "length_free"))]
+    keep = [
+        "headline",
+        "auc",
+        "ap",
+        "pent",
+        *(f"{m}_{f}" for f in F for m in ("auc", "ap", "pent")),
+        *(f"{m}_{k}" for k in K for m in ("auc", "ap", "pfalse", "paired")),
+        *(f"{m}_{f}_{k}" for f in F for k in K for m in ("auc", "ap")),
+        *(f"paired_{k}_{f}" for k in K for f in F),
+        *(f"paired_reversed_{q}" for q in (*PAIR_PARTS, "length_free")),
+    ]
     return {f"{prefix}{k}": report[k] for k in keep if k in report}
 
 
 @dataclass
 class PEPParams:
     "Keys of the `pep` benchmark (`eval.pep.*`): HierarCaps files scored beside HierShapes."
+
     hierarcaps: str | None = doc(None, "HierarCaps test CSV: PEP on its tier pairs (pep_hierarcaps_*)")
     hierarcaps_images: str | None = doc(None, "folder of the HierarCaps test images: image > tier pairs too")
-    hierarcaps_train: str | None = doc(None, "HierarCaps train CSV whose first eval.n rows PEP scores, contradictions included")
+    hierarcaps_train: str | None = doc(
+        None, "HierarCaps train CSV whose first eval.n rows PEP scores, contradictions included"
+    )
 
 # %% ../../nbs/82_eval.pep.ipynb #d9ac0f9e
 def check_pep(cfg, pp: PEPParams) -> None:
     """What `check_eval` runs for `eval.pep` before a run writes anything: the HierarCaps files read as the benchmark
     reads them (the train CSV's first `eval.n` rows; HierarCaps decodes the first test images)."""
     check_requires(pp, hierarcaps_images="hierarcaps")
-    check_paths(pp, hierarcaps=lambda v: HierarCaps(v, "test", image_root=pp.hierarcaps_images, image_size=cfg.image_size),
-                hierarcaps_train=lambda v: HierarCaps(v, "train", n=cfg.n, fields=["tiers"]))
+    check_paths(
+        pp,
+        hierarcaps=lambda v: HierarCaps(v, "test", image_root=pp.hierarcaps_images, image_size=cfg.image_size),
+        hierarcaps_train=lambda v: HierarCaps(v, "train", n=cfg.n, fields=["tiers"]),
+    )
 
 # %% ../../nbs/82_eval.pep.ipynb #76a8af4e
 @register_benchmark("pep", Params=PEPParams, check=check_pep)
@@ -531,8 +672,13 @@ def pep_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     out = _pep_keys(pep_summary(p, pairs), "pep_")
     real = {}
     if pp.hierarcaps:
-        real["pep_hierarcaps_"] = HierarCaps(pp.hierarcaps, "test", image_root=pp.hierarcaps_images, image_size=cfg.image_size,
-                                             fields=["tiers", *(["images"] if pp.hierarcaps_images else [])])
+        real["pep_hierarcaps_"] = HierarCaps(
+            pp.hierarcaps,
+            "test",
+            image_root=pp.hierarcaps_images,
+            image_size=cfg.image_size,
+            fields=["tiers", *(["images"] if pp.hierarcaps_images else [])],
+        )
     if pp.hierarcaps_train:
         real["pep_hierarcaps_train_"] = HierarCaps(pp.hierarcaps_train, "train", n=cfg.n, fields=["tiers"])
     for prefix, ds in real.items():

@@ -20,8 +20,10 @@ def text_table(head: Sequence[str], body: Sequence[Sequence[str]], width: int | 
     w = [max(len(x) for x in col) for col in zip(head, *body)]
     lead = sum(w[:keep]) + 2 * (keep - 1)
     blocks, cur = [], []
-    for j in range(keep, len(head)):                  # greedy: a column joins the block while the line still fits
-        if cur and width is not None and lead + sum(2 + w[i] for i in cur + [j]) > width: blocks.append(cur); cur = []
+    for j in range(keep, len(head)):  # greedy: a column joins the block while the line still fits
+        if cur and width is not None and lead + sum(2 + w[i] for i in cur + [j]) > width:
+            blocks.append(cur)
+            cur = []
         cur.append(j)
     blocks.append(cur)
     line = lambda r, js: "  ".join([r[0].ljust(w[0])] + [r[j].rjust(w[j]) for j in [*range(1, keep), *js]])
@@ -38,37 +40,66 @@ def results_table(rows: Mapping[str, Mapping[str, float]], digits: int = 4, widt
     return text_table(["method"] + [str(c) for c in cols], body, width)
 
 # %% ../../nbs/79a_eval.report.ipynb #1c5ecb2f
-SUMMARY = ("i2t_R@10", "t2i_R@10", "zs_mean_top1", "hier_P", "hier_R", "hier_tau_d", "pep_paired_reversed_length_free",
-           "pep_paired_contradiction", "tree_TIE", "foil_mean_binding_seen", "taxo_tau", "rank_zs_mean_top1", "norm_erank_image", "norm_erank_text")
+SUMMARY = (
+    "i2t_R@10",
+    "t2i_R@10",
+    "zs_mean_top1",
+    "hier_P",
+    "hier_R",
+    "hier_tau_d",
+    "pep_paired_reversed_length_free",
+    "pep_paired_contradiction",
+    "tree_TIE",
+    "foil_mean_binding_seen",
+    "taxo_tau",
+    "rank_zs_mean_top1",
+    "norm_erank_image",
+    "norm_erank_text",
+)
 "Each benchmark's headline metrics: what the trainer prints unless `train.summary` names others."
+
 
 def summary(results: Mapping[str, float], patterns: Sequence[str] | None = None) -> dict:
     "The metrics of `results` that match one of the glob `patterns` (default: `SUMMARY`), in the order of `results`."
     import fnmatch
+
     pats = SUMMARY if patterns is None else tuple(patterns)
     return {k: v for k, v in results.items() if any(fnmatch.fnmatchcase(k, p) for p in pats)}
 
 # %% ../../nbs/79a_eval.report.ipynb #ba675b02
 def seed_halfwidth(std: float | None, n: int, level: float = 0.95) -> float | None:
-    "Half-width of Student's t interval at `level` for a mean over `n` independent runs with sample std `std`; None for one run."
-    if std is None or n < 2: return None
-    if not 0 < level < 1: raise ValueError(f"level must be in (0, 1), got {level}")
-    import scipy.stats                          # here, not at import: the trainer's start-up stays free of scipy
+    """Half-width of Student's t interval at `level` for a mean over `n` independent runs with sample std `std`; None
+    for one run."""
+    if std is None or n < 2:
+        return None
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    import scipy.stats  # here, not at import: the trainer's start-up stays free of scipy
+
     return float(scipy.stats.t.ppf((1 + level) / 2, n - 1) * std / math.sqrt(n))
 
 # %% ../../nbs/79a_eval.report.ipynb #c7b0fda6
 def table_cells(table: dict, digits: int = 3, level: float | None = None) -> tuple[list[str], list[list[str]]]:
-    """(header, rows) of strings: method, runs ('n' or 'n/total' when some failed), then per metric 'mean ± std', or with
+    """(header, rows) of strings: method, runs ('n' or 'n/total' when some failed), then per metric 'mean ± std', or
+    with
     `level` 'mean [lo, hi]' (Student's t interval over the runs, `seed_halfwidth`); one run: its value; '-': none."""
     metrics = list(dict.fromkeys(m for r in table.values() for m in r["mean"]))
+
     def cell(r, m):
-        if m not in r["mean"]: return "-"
+        if m not in r["mean"]:
+            return "-"
         mu, s = r["mean"][m], r["std"][m]
-        if s is None: return f"{mu:.{digits}f}"
-        if level is None: return f"{mu:.{digits}f} ± {s:.{digits}f}"
+        if s is None:
+            return f"{mu:.{digits}f}"
+        if level is None:
+            return f"{mu:.{digits}f} ± {s:.{digits}f}"
         h = seed_halfwidth(s, r["n"], level)
         return f"{mu:.{digits}f} [{mu - h:.{digits}f}, {mu + h:.{digits}f}]"
-    body = [[lab, str(r["n"]) if not r["failed"] else f"{r['n']}/{r['n'] + r['failed']}", *(cell(r, m) for m in metrics)] for lab, r in table.items()]
+
+    body = [
+        [lab, str(r["n"]) if not r["failed"] else f"{r['n']}/{r['n'] + r['failed']}", *(cell(r, m) for m in metrics)]
+        for lab, r in table.items()
+    ]
     return ["method", "runs", *metrics], body
 
 # %% ../../nbs/79a_eval.report.ipynb #178ba736
@@ -78,11 +109,25 @@ def markdown_table(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     return "\n".join("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows)
 
 # %% ../../nbs/79a_eval.report.ipynb #5d0aff0f
-FAMILIES = [("counts", r"(_excluded|_images|_count)$"), ("retrieval", r"^(i2t|t2i|pairs)_R@"), ("zero-shot", r"^(rank_)?zs_"),
-            ("image-to-image", r"^i2i_"), ("hierarchical retrieval", r"^(hier|taxo|hierarcaps)_"),
-            ("PEP detail", r"^pep_(?!(headline|auc|ap|pent|paired_reversed|paired_reversed_length_free|paired_contradiction)$)"), ("PEP", r"^pep_"),
-            ("tree", r"^tree_"), ("norms", r"^norm"), ("foils", r"^foil_"), ("other", r"")]
-"Metric families of the figure (first match on the name, a benchmark prefix 'b/' dropped); 'counts' and 'PEP detail' (PEP per family and kind: in the table, not drawn) are not drawn."
+FAMILIES = [
+    ("counts", r"(_excluded|_images|_count)$"),
+    ("retrieval", r"^(i2t|t2i|pairs)_R@"),
+    ("zero-shot", r"^(rank_)?zs_"),
+    ("image-to-image", r"^i2i_"),
+    ("hierarchical retrieval", r"^(hier|taxo|hierarcaps)_"),
+    (
+        "PEP detail",
+        r"^pep_(?!(headline|auc|ap|pent|paired_reversed|paired_reversed_length_free|paired_contradiction)$)",
+    ),
+    ("PEP", r"^pep_"),
+    ("tree", r"^tree_"),
+    ("norms", r"^norm"),
+    ("foils", r"^foil_"),
+    ("other", r""),
+]
+"""Metric families of the figure (first match on the name, a benchmark prefix 'b/' dropped); 'counts' and 'PEP detail'
+(PEP per family and kind: in the table, not drawn) are not drawn."""
+
 
 def metric_family(name: str) -> str:
     "The family of metric `name` in `FAMILIES`."
@@ -91,15 +136,22 @@ def metric_family(name: str) -> str:
 
 # %% ../../nbs/79a_eval.report.ipynb #abdb25af
 def plot_table(table: dict, path: str | Path | None = None, title: str = "evaluation", level: float | None = None):
-    """Bar chart of the table, one panel per metric family: a bar per row (initial models hatched), error bars = std over
+    """Bar chart of the table, one panel per metric family: a bar per row (initial models hatched), error bars = std
+    over
     seeds, or with `level` the half-width of the t interval (`seed_halfwidth`)."""
     import matplotlib.pyplot as plt
+
     fams = {}
-    for m in dict.fromkeys(m for r in table.values() for m in r["mean"]): fams.setdefault(metric_family(m), []).append(m)
-    for f in ("counts", "PEP detail"): fams.pop(f, None)
+    for m in dict.fromkeys(m for r in table.values() for m in r["mean"]):
+        fams.setdefault(metric_family(m), []).append(m)
+    for f in ("counts", "PEP detail"):
+        fams.pop(f, None)
     labels = [l for l, r in table.items() if r["n"]]
-    width = max([min(24.0, max(6.5, 0.12 * len(ms) * len(labels) + 1.5)) for ms in fams.values()] or [6.5])   # a panel's bars stay readable
-    cols = 2 if len(fams) > 1 and width <= 8 else 1; nr = max(1, math.ceil(len(fams) / cols))
+    width = max(
+        [min(24.0, max(6.5, 0.12 * len(ms) * len(labels) + 1.5)) for ms in fams.values()] or [6.5]
+    )  # a panel's bars stay readable
+    cols = 2 if len(fams) > 1 and width <= 8 else 1
+    nr = max(1, math.ceil(len(fams) / cols))
     fig, axes = plt.subplots(nr, cols, figsize=(width * cols, 3.4 * nr), squeeze=False)
     w = 0.8 / max(1, len(labels))
     err = lambda r, m: (r["std"].get(m) if level is None else seed_halfwidth(r["std"].get(m), r["n"], level)) or 0
@@ -107,28 +159,48 @@ def plot_table(table: dict, path: str | Path | None = None, title: str = "evalua
         x = np.arange(len(ms))
         for j, lab in enumerate(labels):
             r = table[lab]
-            ax.bar(x + (j - (len(labels) - 1) / 2) * w, [r["mean"].get(m, np.nan) for m in ms], w, label=lab,
-                   yerr=[err(r, m) for m in ms], capsize=2, hatch="//" if r["kind"] == "init" else None, alpha=0.85)
+            ax.bar(
+                x + (j - (len(labels) - 1) / 2) * w,
+                [r["mean"].get(m, np.nan) for m in ms],
+                w,
+                label=lab,
+                yerr=[err(r, m) for m in ms],
+                capsize=2,
+                hatch="//" if r["kind"] == "init" else None,
+                alpha=0.85,
+            )
         ax.set_xticks(x, [m.split("/")[-1] for m in ms], rotation=40, ha="right", fontsize=7)
-        ax.set(title=fam, xlabel="metric", ylabel="mean ± std over seeds" if level is None else f"mean, {level:.0%} interval over seeds")
-    for ax in axes.flat[len(fams):]: ax.axis("off")
-    h, l = axes.flat[0].get_legend_handles_labels()            # one legend for every panel, below them: no bars hidden
-    fig.suptitle(title); fig.tight_layout()
+        ax.set(
+            title=fam,
+            xlabel="metric",
+            ylabel="mean ± std over seeds" if level is None else f"mean, {level:.0%} interval over seeds",
+        )
+    for ax in axes.flat[len(fams) :]:
+        ax.axis("off")
+    h, l = axes.flat[0].get_legend_handles_labels()  # one legend for every panel, below them: no bars hidden
+    fig.suptitle(title)
+    fig.tight_layout()
     fig.legend(h, l, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(len(l), 5), fontsize=8, frameon=False)
-    if path is not None: fig.savefig(path, dpi=100, bbox_inches="tight")
+    if path is not None:
+        fig.savefig(path, dpi=100, bbox_inches="tight")
     return fig
 
 # %% ../../nbs/79a_eval.report.ipynb #e0a5e624
 def figure_path(cfg, name: str, accelerator=None) -> Path | None:
-    "Where the figure `name` of a benchmark goes: `cfg.plots_dir / name`; None without `plots_dir` or off the main process."
-    if not getattr(cfg, "plots_dir", None) or not (accelerator is None or accelerator.is_main_process): return None
+    """Where the figure `name` of a benchmark goes: `cfg.plots_dir / name`; None without `plots_dir` or off the main
+    process."""
+    if not getattr(cfg, "plots_dir", None) or not (accelerator is None or accelerator.is_main_process):
+        return None
     return Path(cfg.plots_dir) / name
 
 
 def save_figure(fig_or_ax, path: str | Path) -> Path:
     "Save a matplotlib figure (or the figure of an axes) to `path` (folders created, 100 dpi, tight box) and close it."
     import matplotlib.pyplot as plt
+
     fig = getattr(fig_or_ax, "figure", fig_or_ax)
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100, bbox_inches="tight"); plt.close(fig)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100, bbox_inches="tight")
+    plt.close(fig)
     return path

@@ -13,11 +13,13 @@ from torch import Tensor
 from ..core.config import doc
 from ..core.metrics import retrieval_metrics, zero_shot_accuracy
 from ..datasets.common import DataFormatError, check_folder
-from ..datasets.standard import (ZS_SUITE, CaptionSet, ClassFolder, ImageFiles, check_captions, check_class_folder,
-                                         dataset_templates, load_templates, read_captions, read_class_folder)
+from ..datasets.standard import ZS_SUITE, CaptionSet, ClassFolder, ImageFiles, check_captions
+from ..datasets.standard import check_class_folder, dataset_templates, load_templates, read_captions
+from ..datasets.standard import read_class_folder
 from .kit import key_safe, zero_shot_classifiers
 from .report import figure_path, save_figure
-from .suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from .suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts
+from .suite import register_benchmark
 from ..core.schema import EvalCfg
 
 # %% auto #0
@@ -25,84 +27,155 @@ __all__ = ['class_prototypes', 'zero_shot', 'retrieval', 'StandardParams', 'zero
            'standard_benchmark', 'plot_zero_shot']
 
 # %% ../../nbs/85_eval.standard.ipynb #e5afa8f5
-def class_prototypes(model, names: Sequence[str], templates: Sequence[str], batch_size: int = 256, accelerator=None) -> Tensor:
-    "Class points [C, D]: every name in every template (`{c}`), embedded, merged per class by the geometry's `ensemble_rule`."
-    if not names or not templates: raise ValueError(f"need class names and templates, got {len(names)} names and {len(templates)} templates")
+def class_prototypes(
+    model, names: Sequence[str], templates: Sequence[str], batch_size: int = 256, accelerator=None
+) -> Tensor:
+    """Class points [C, D]: every name in every template (`{c}`), embedded, merged per class by the geometry's
+    `ensemble_rule`."""
+    if not names or not templates:
+        raise ValueError(f"need class names and templates, got {len(names)} names and {len(templates)} templates")
     prompts = [t.format(c=n) for n in names for t in templates]
     return zero_shot_classifiers(model, [prompts], len(templates), batch_size=batch_size, accelerator=accelerator)[0]
 
 # %% ../../nbs/85_eval.standard.ipynb #82b2b92b
 _ZS_KEYS = {"top1": "top1", "macro_top1": "macro", "top5": "top5"}
 
-def zero_shot(model, data: ClassFolder, templates: Sequence[str], image_size: int, batch_size: int = 256,
-              accelerator=None, ks: Sequence[int] = (1, 5)) -> dict[str, float]:
+
+def zero_shot(
+    model,
+    data: ClassFolder,
+    templates: Sequence[str],
+    image_size: int,
+    batch_size: int = 256,
+    accelerator=None,
+    ks: Sequence[int] = (1, 5),
+) -> dict[str, float]:
     "Zero-shot accuracy of `model` on a class-folder set: {'top1', 'macro' (mean per-class top-1), 'top5', ...}."
     w = class_prototypes(model, data.names, templates, batch_size, accelerator)
     img = embed_dataset(model, ImageFiles(data.files, image_size), ["images"], batch_size, accelerator)["images"]
-    r = zero_shot_accuracy(model.geometry.pairwise_similarity(img, w.to(img)), np.asarray(data.labels, dtype=np.int64), ks=ks)
+    r = zero_shot_accuracy(
+        model.geometry.pairwise_similarity(img, w.to(img)), np.asarray(data.labels, dtype=np.int64), ks=ks
+    )
     return {_ZS_KEYS.get(k, k): v for k, v in r.items() if not k.startswith("macro_") or k == "macro_top1"}
 
 # %% ../../nbs/85_eval.standard.ipynb #0025edc5
-def retrieval(model, data: CaptionSet, image_size: int, batch_size: int = 256, ks: Sequence[int] = (1, 5, 10),
-              resize: str = "crop", accelerator=None) -> dict[str, float]:
+def retrieval(
+    model,
+    data: CaptionSet,
+    image_size: int,
+    batch_size: int = 256,
+    ks: Sequence[int] = (1, 5, 10),
+    resize: str = "crop",
+    accelerator=None,
+) -> dict[str, float]:
     "Image->text and text->image R@k of `model` on a retrieval set: {'i2t_R@k', 't2i_R@k'}."
-    img = embed_dataset(model, ImageFiles(data.images, image_size, resize, data.entries), ["images"], batch_size, accelerator)["images"]
+    img = embed_dataset(
+        model, ImageFiles(data.images, image_size, resize, data.entries), ["images"], batch_size, accelerator
+    )["images"]
     txt = encode_texts(model, data.captions, batch_size, accelerator)
-    return retrieval_metrics(model.geometry.pairwise_similarity(img, txt.to(img)), np.asarray(data.txt_to_img, dtype=np.int64), ks=ks)
+    return retrieval_metrics(
+        model.geometry.pairwise_similarity(img, txt.to(img)), np.asarray(data.txt_to_img, dtype=np.int64), ks=ks
+    )
 
 # %% ../../nbs/85_eval.standard.ipynb #60233957
 @dataclass
 class StandardParams:
     "Keys of the `standard` benchmark (`eval.standard.*`); each set is evaluated only when its path is set."
-    imagenet: str | None = doc(None, "ImageNet-1k val: a folder of <wnid>/ class folders, or one holding val/ (keys zs_imagenet_*)")
-    zeroshot: list[str] = doc([], "zero-shot suite: 'name=folder' entries and/or folders of <name>/ dataset folders named as in ZS_SUITE (keys zs_<name>_*, zs_suite_mean_*)")
-    templates: str | None = doc(None, "json {dataset: [templates with {c} or {}]} replacing clip-benchmark's prompts (e.g. MERU's)")
-    coco: str | None = doc(None, "COCO retrieval: Karpathy dataset_coco.json or a COCO-captions json (keys coco_i2t_R@k, coco_t2i_R@k)")
-    coco_images: str | None = doc(None, "COCO image root: the folder holding val2014/ for a Karpathy json (images at filepath/filename), the image folder for a COCO-captions json (default: found beside the annotation file)")
-    flickr: str | None = doc(None, "Flickr30k retrieval: Karpathy dataset_flickr30k.json or clip-benchmark's flickr30k_test_karpathy.txt (keys flickr_*)")
-    flickr_images: str | None = doc(None, "Flickr30k image folder (default: found beside the annotation file: flickr30k_images/, ...)")
+
+    imagenet: str | None = doc(
+        None, "ImageNet-1k val: a folder of <wnid>/ class folders, or one holding val/ (keys zs_imagenet_*)"
+    )
+    zeroshot: list[str] = doc(
+        [],
+        "zero-shot suite: 'name=folder' entries and/or folders of <name>/ dataset folders named as in ZS_SUITE (keys "
+        "zs_<name>_*, zs_suite_mean_*)",
+    )
+    templates: str | None = doc(
+        None, "json {dataset: [templates with {c} or {}]} replacing clip-benchmark's prompts (e.g. MERU's)"
+    )
+    coco: str | None = doc(
+        None, "COCO retrieval: Karpathy dataset_coco.json or a COCO-captions json (keys coco_i2t_R@k, coco_t2i_R@k)"
+    )
+    coco_images: str | None = doc(
+        None,
+        "COCO image root: the folder holding val2014/ for a Karpathy json (images at filepath/filename), the image "
+        "folder for a COCO-captions json (default: found beside the annotation file)",
+    )
+    flickr: str | None = doc(
+        None,
+        "Flickr30k retrieval: Karpathy dataset_flickr30k.json or clip-benchmark's flickr30k_test_karpathy.txt (keys "
+        "flickr_*)",
+    )
+    flickr_images: str | None = doc(
+        None, "Flickr30k image folder (default: found beside the annotation file: flickr30k_images/, ...)"
+    )
     split: str = doc("test", "split of the Karpathy json files", choices=("train", "val", "test", "restval"))
     ks: list[int] = doc([1, 5, 10], "k of retrieval R@k")
     topk: list[int] = doc([1, 5], "k of zero-shot top-k accuracy (the macro key is top-1's)")
-    retrieval_resize: str = doc("crop", "retrieval images to the square input: crop (CLIP, clip-benchmark) | squash (MERU's retrieval evaluator)", choices=("crop", "squash"))
+    retrieval_resize: str = doc(
+        "crop",
+        "retrieval images to the square input: crop (CLIP, clip-benchmark) | squash (MERU's retrieval evaluator)",
+        choices=("crop", "squash"),
+    )
 
 # %% ../../nbs/85_eval.standard.ipynb #32c5820d
 def zeroshot_sets(entries: Sequence[str]) -> list[tuple[str, Path]]:
-    "(name, folder) of every suite dataset `entries` name: `name=folder` entries, and the `ZS_SUITE` folders (not imagenet) of bare folders."
+    """(name, folder) of every suite dataset `entries` name: `name=folder` entries, and the `ZS_SUITE` folders (not
+    imagenet) of bare folders."""
     out = []
     for e in entries:
         if "=" in e:
             name, folder = (s.strip() for s in e.split("=", 1))
-            if not name or not folder: raise ValueError(f"zeroshot entry {e!r}: expected name=folder")
-            if name == "imagenet": raise ValueError(f"zeroshot entry {e!r}: ImageNet has its own key, eval.standard.imagenet")
+            if not name or not folder:
+                raise ValueError(f"zeroshot entry {e!r}: expected name=folder")
+            if name == "imagenet":
+                raise ValueError(f"zeroshot entry {e!r}: ImageNet has its own key, eval.standard.imagenet")
             out.append((name, Path(folder)))
         else:
             root = check_folder(e, "zero-shot suite folder")
             found = [(n, root / n) for n in ZS_SUITE if n != "imagenet" and (root / n).is_dir()]
-            if not found: raise DataFormatError(f"{root}: no dataset folder named as in the suite ({', '.join(ZS_SUITE[1:])}); give name=folder entries for others")
+            if not found:
+                raise DataFormatError(
+                    f"{root}: no dataset folder named as in the suite ({', '.join(ZS_SUITE[1:])}); give name=folder "
+                    "entries for others"
+                )
             out += found
     names = [key_safe(n) for n, _ in out]
     dup = sorted({n for n in names if names.count(n) > 1})
-    if dup: raise ValueError(f"zero-shot datasets {dup} are given twice (names as metric keys)")
+    if dup:
+        raise ValueError(f"zero-shot datasets {dup} are given twice (names as metric keys)")
     return out
 
 # %% ../../nbs/85_eval.standard.ipynb #bda74fa5
 def _retrieval_sets(p: StandardParams) -> list[tuple[str, str, str | None]]:
     return [(n, getattr(p, n), getattr(p, f"{n}_images")) for n in ("coco", "flickr") if getattr(p, n)]
 
+
 def check_standard(cfg, p: StandardParams) -> None:
-    "What `check_eval` runs for `eval.standard`: every set's files readable, its first images decodable, its templates there."
+    """What `check_eval` runs for `eval.standard`: every set's files readable, its first images decodable, its templates
+    there."""
     check_requires(p, coco_images="coco", flickr_images="flickr")
     custom = {}
+
     def _zs(entries):
         for name, folder in zeroshot_sets(entries):
             check_class_folder(folder)
-            if custom.get("t") is not None: dataset_templates(name, custom["t"], p.templates)
+            if custom.get("t") is not None:
+                dataset_templates(name, custom["t"], p.templates)
+
     def _tpl(v):
         custom["t"] = load_templates(v)
-        if p.imagenet: dataset_templates("imagenet", custom["t"], v)
-    check_paths(p, templates=_tpl, imagenet=check_class_folder, zeroshot=_zs,
-                coco=lambda v: check_captions(v, p.coco_images, p.split), flickr=lambda v: check_captions(v, p.flickr_images, p.split))
+        if p.imagenet:
+            dataset_templates("imagenet", custom["t"], v)
+
+    check_paths(
+        p,
+        templates=_tpl,
+        imagenet=check_class_folder,
+        zeroshot=_zs,
+        coco=lambda v: check_captions(v, p.coco_images, p.split),
+        flickr=lambda v: check_captions(v, p.flickr_images, p.split),
+    )
 
 # %% ../../nbs/85_eval.standard.ipynb #11f6f6b9
 @register_benchmark("standard", Params=StandardParams, check=check_standard)
@@ -114,25 +187,49 @@ def standard_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float
     sets = ([("imagenet", Path(p.imagenet))] if p.imagenet else []) + zeroshot_sets(p.zeroshot)
     for name, folder in sets:
         cf = read_class_folder(folder, name)
-        r = zero_shot(model, cf, dataset_templates(name, custom, p.templates or ""), cfg.image_size, cfg.batch_size, accelerator, p.topk)
+        r = zero_shot(
+            model,
+            cf,
+            dataset_templates(name, custom, p.templates or ""),
+            cfg.image_size,
+            cfg.batch_size,
+            accelerator,
+            p.topk,
+        )
         out |= {f"zs_{key_safe(name)}_{k}": v for k, v in r.items()}
         per[key_safe(name)] = 1 / len(cf.names)
     suite = [key_safe(n) for n, _ in sets if n != "imagenet" or not p.imagenet]
     if suite:
-        for k in ("top1", "macro"): out[f"zs_suite_mean_{k}"] = float(np.mean([out[f"zs_{n}_{k}"] for n in suite]))
+        for k in ("top1", "macro"):
+            out[f"zs_suite_mean_{k}"] = float(np.mean([out[f"zs_{n}_{k}"] for n in suite]))
         out["zs_suite_datasets"] = float(len(suite))
     for prefix, ann, images in _retrieval_sets(p):
-        r = retrieval(model, read_captions(ann, images, p.split), cfg.image_size, cfg.batch_size, p.ks, p.retrieval_resize, accelerator)
+        r = retrieval(
+            model,
+            read_captions(ann, images, p.split),
+            cfg.image_size,
+            cfg.batch_size,
+            p.ks,
+            p.retrieval_resize,
+            accelerator,
+        )
         out |= {f"{prefix}_{k}": v for k, v in r.items()}
-    if not out: raise ValueError("eval.standard has nothing to evaluate: set eval.standard.imagenet, .zeroshot, .coco or .flickr")
-    if per and (f := figure_path(cfg, "standard_zeroshot.png", accelerator)): _save_zero_shot_plot(model, out, per, f)
+    if not out:
+        raise ValueError(
+            "eval.standard has nothing to evaluate: set eval.standard.imagenet, .zeroshot, .coco or .flickr"
+        )
+    if per and (f := figure_path(cfg, "standard_zeroshot.png", accelerator)):
+        _save_zero_shot_plot(model, out, per, f)
     return out
 
 # %% ../../nbs/85_eval.standard.ipynb #c1c20dcd
-def plot_zero_shot(results: dict[str, dict], chance: dict[str, float], metric: str = "top1", ax=None, title: str | None = None):
+def plot_zero_shot(
+    results: dict[str, dict], chance: dict[str, float], metric: str = "top1", ax=None, title: str | None = None
+):
     """Bars of zero-shot `metric` (top1 | macro | top5) per dataset of `chance` ({dataset: 1/C}) for each entry of
     `results` ({label: `standard` keys}), with each dataset's chance level (1/C) marked."""
     import matplotlib.pyplot as plt
+
     ax = ax or plt.subplots(figsize=(max(5, 1.3 * len(chance) + 2), 3.6))[1]
     names, x = list(chance), np.arange(len(chance))
     w = 0.8 / max(1, len(results))
@@ -140,11 +237,19 @@ def plot_zero_shot(results: dict[str, dict], chance: dict[str, float], metric: s
         ax.bar(x + (b - (len(results) - 1) / 2) * w, [r.get(f"zs_{n}_{metric}", np.nan) for n in names], w, label=lab)
     lvl = [min(1.0, c * (5 if metric == "top5" else 1)) for c in chance.values()]
     ax.hlines(lvl, x - 0.45, x + 0.45, colors="k", linestyles="--", lw=1, label="chance")
-    ax.set_xticks(x); ax.set_xticklabels(names)
-    ax.set(xlabel="dataset", ylabel={"top1": "top-1 accuracy", "macro": "mean per-class accuracy", "top5": "top-5 accuracy"}.get(metric, metric),
-           ylim=(0, 1.05), title=title or f"zero-shot {metric} per dataset")
+    ax.set_xticks(x)
+    ax.set_xticklabels(names)
+    ax.set(
+        xlabel="dataset",
+        ylabel={"top1": "top-1 accuracy", "macro": "mean per-class accuracy", "top5": "top-5 accuracy"}.get(
+            metric, metric
+        ),
+        ylim=(0, 1.05),
+        title=title or f"zero-shot {metric} per dataset",
+    )
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
+
 
 def _save_zero_shot_plot(model, out: dict, chance: dict, path: Path) -> Path:
     ax = plot_zero_shot({type(model.geometry).__name__: out}, chance, title="standard: zero-shot top-1 per dataset")

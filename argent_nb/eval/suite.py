@@ -31,21 +31,26 @@ def eval_config(*overrides: str, **shared):
     "The full evaluation config: `shared` keys of `EvalCfg`, then `key=value` overrides (e.g. 'pep.hierarcaps=FILE')."
     return apply(eval_config_class()(**shared), None, overrides)
 
+
 def benchmark_params(cfg, name: str):
     "The config group of benchmark `name` in `cfg` (its defaults when `cfg` has no such group)."
     got = getattr(cfg, name, None)
     return got if dataclasses.is_dataclass(got) else BENCHMARKS[name].Params()
 
 # %% ../../nbs/80_eval.suite.ipynb #4f71280c
-_SHARED: list[dict] = []   # the stores of the open `shared_embeddings` blocks, innermost last
+_SHARED: list[dict] = []  # the stores of the open `shared_embeddings` blocks, innermost last
+
 
 @contextlib.contextmanager
 def shared_embeddings():
     """Within this block `embed_dataset` keeps every field it embeds, per (model, `dataset.cache_key`), and serves later
     requests for the same fields of the first n samples from it. `run_benchmarks` opens one for each evaluation."""
     _SHARED.append({})
-    try: yield _SHARED[-1]
-    finally: _SHARED.pop()
+    try:
+        yield _SHARED[-1]
+    finally:
+        _SHARED.pop()
+
 
 def _store(model, key) -> dict:
     "The innermost block's {field: tensor} for (model, key); it holds the model, so its id cannot be reused meanwhile."
@@ -55,30 +60,39 @@ def _store(model, key) -> dict:
 def _main_process(accelerator) -> bool:
     return accelerator is None or getattr(accelerator, "is_local_main_process", True)
 
+
 def bar_disable(progress: bool | None = None, main: bool = True) -> bool | None:
     """tqdm's `disable` for a progress bar on stderr: off with `progress=False` or off the local main process; with
     `progress=None`, on only where stderr is a terminal (tqdm's `disable=None`: a notebook kernel's is not one, so a
     stored notebook holds no bar frames while a command line shows them); on wherever it writes with `progress=True`."""
-    if progress is False or not main: return True
+    if progress is False or not main:
+        return True
     return None if progress is None else False
-
 
 # %% ../../nbs/80_eval.suite.ipynb #a9a4ed50
 def register_benchmark(name: str, Params: type | None = None, check: Callable | None = None) -> Callable:
     """Decorator: register a benchmark function under `name`, with its config group `Params` (a dataclass) if it has
     keys, and `check(eval_cfg, params)`, which finds what is wrong with that group (its data files) before any run."""
+
     def deco(fn):
         fn.Params, fn.check = Params, check
         return BENCHMARKS.register(fn, name=name)
+
     return deco
 
+
 def _unwrap(model, accelerator):
-    return accelerator.unwrap_model(model) if accelerator is not None and hasattr(accelerator, "unwrap_model") else model
+    return (
+        accelerator.unwrap_model(model) if accelerator is not None and hasattr(accelerator, "unwrap_model") else model
+    )
+
 
 def check_benchmarks(names: Iterable[str]) -> None:
     "Raise a `KeyError` listing the valid benchmarks unless every name in `names` is registered."
     unknown = [b for b in names if b not in BENCHMARKS]
-    if unknown: raise KeyError(f"unknown benchmarks {unknown}; valid benchmarks are {sorted(BENCHMARKS)}")
+    if unknown:
+        raise KeyError(f"unknown benchmarks {unknown}; valid benchmarks are {sorted(BENCHMARKS)}")
+
 
 def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool | None = None) -> dict[str, float]:
     """Run `cfg.benchmarks` on `model` (eval mode, no grad, train mode restored) and merge their metrics into one dict;
@@ -91,7 +105,13 @@ def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool | None 
     model.eval()
     per, names = {}, list(dict.fromkeys(cfg.benchmarks))
     try:
-        with torch.no_grad(), shared_embeddings(), tqdm(names, desc="eval", unit="benchmark", disable=bar_disable(progress, _main_process(accelerator))) as bar:
+        with (
+            torch.no_grad(),
+            shared_embeddings(),
+            tqdm(
+                names, desc="eval", unit="benchmark", disable=bar_disable(progress, _main_process(accelerator))
+            ) as bar,
+        ):
             for b in bar:
                 bar.set_description(f"eval {b}")
                 per[b] = BENCHMARKS[b](model, cfg, accelerator)
@@ -99,52 +119,66 @@ def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool | None 
         model.train(was_training)
     seen = {}
     for b, r in per.items():
-        for k in r: seen[k] = seen.get(k, 0) + 1
+        for k in r:
+            seen[k] = seen.get(k, 0) + 1
     return {(f"{b}/{k}" if seen[k] > 1 else k): float(v) for b, r in per.items() for k, v in r.items()}
 
 # %% ../../nbs/80_eval.suite.ipynb #794f1e90
 def _msg(e: BaseException) -> str:
     return e.args[0] if isinstance(e, KeyError) and e.args else str(e)
 
+
 def _retyped(e: BaseException, msg: str) -> Exception:
     "An error of `e`'s kind with message `msg`; OS errors other than a missing file become `DataFormatError`."
-    if isinstance(e, FileNotFoundError): return FileNotFoundError(msg)
-    if isinstance(e, OSError): return DataFormatError(msg)
-    try: return type(e)(msg)
-    except Exception: return ValueError(msg)
+    if isinstance(e, FileNotFoundError):
+        return FileNotFoundError(msg)
+    if isinstance(e, OSError):
+        return DataFormatError(msg)
+    try:
+        return type(e)(msg)
+    except Exception:
+        return ValueError(msg)
+
 
 def check_paths(params, **checks: Callable) -> None:
     """For each `key=checker`: when the benchmark group `params` sets `key` (not None), `checker(value)`; an error is
     re-raised as `<key>: <message>` (`check_eval` then puts the group in front)."""
     for key, fn in checks.items():
         v = getattr(params, key)
-        if v is None: continue
-        try: fn(v)
-        except (ValueError, KeyError, TypeError, OSError) as e: raise _retyped(e, f"{key}: {_msg(e)}") from e
+        if v is None:
+            continue
+        try:
+            fn(v)
+        except (ValueError, KeyError, TypeError, OSError) as e:
+            raise _retyped(e, f"{key}: {_msg(e)}") from e
 
 # %% ../../nbs/80_eval.suite.ipynb #50e02682
 def check_requires(params, **requires: str) -> None:
     """For each `key=other`: `key` set (an image folder, say) while `other` (the annotation file it goes with) is not
     is an error `<key>: set, but <other> is not` (`check_eval` puts the group in front)."""
     for key, other in requires.items():
-        if getattr(params, key) and not getattr(params, other): raise ValueError(f"{key}: set, but {other} is not")
+        if getattr(params, key) and not getattr(params, other):
+            raise ValueError(f"{key}: set, but {other} is not")
 
 # %% ../../nbs/80_eval.suite.ipynb #93b262b4
 def check_eval(cfg, prefix: str = "eval.") -> None:
     """Everything about the evaluation config `cfg` that can be checked before a model exists or a file is written:
-    benchmark names, every key's rules, the world's (`core.schema.check_eval_world`), `plots_dir`, each selected benchmark's `check` on its group (its data files).
+    benchmark names, every key's rules, the world's (`core.schema.check_eval_world`), `plots_dir`, each selected
+    benchmark's `check` on its group (its data files).
     Raises one one-line error (KeyError, ConfigError, FileNotFoundError, DataFormatError, ...) naming the key."""
     check_benchmarks(cfg.benchmarks)
     validate(cfg, prefix)
-    check_eval_world(cfg, prefix)                   # the world's canvas size and splits
+    check_eval_world(cfg, prefix)  # the world's canvas size and splits
     if cfg.plots_dir is not None and Path(cfg.plots_dir).exists() and not Path(cfg.plots_dir).is_dir():
         raise ConfigError(f"{prefix}plots_dir: {cfg.plots_dir} is a file, expected a folder")
     for b in dict.fromkeys(cfg.benchmarks):
         fn = BENCHMARKS[b]
-        if getattr(fn, "check", None) is None: continue
+        if getattr(fn, "check", None) is None:
+            continue
         params = benchmark_params(cfg, b) if getattr(fn, "Params", None) is not None else None
         keys = {f.name for f in dataclasses.fields(params)} if params is not None else set()
-        try: fn.check(cfg, params)
+        try:
+            fn.check(cfg, params)
         except (ValueError, KeyError, TypeError, OSError) as e:
             m = _msg(e)
             raise _retyped(e, (f"{prefix}{b}." if m.split(":", 1)[0] in keys else f"{prefix}{b}: ") + m) from e
@@ -152,56 +186,73 @@ def check_eval(cfg, prefix: str = "eval.") -> None:
 # %% ../../nbs/80_eval.suite.ipynb #127eeb69
 def shard_indices(n: int, num_processes: int, process_index: int) -> list[int]:
     "Contiguous shard of `range(n)` for one process, padded with the last index to ceil(n / num_processes) entries."
-    if n < 1: raise ValueError(f"cannot shard an empty dataset (n={n})")
+    if n < 1:
+        raise ValueError(f"cannot shard an empty dataset (n={n})")
     s = -(-n // num_processes)
     return [min(process_index * s + k, n - 1) for k in range(s)]
 
-
 # %% ../../nbs/80_eval.suite.ipynb #b2652246
 def _device(model, accelerator=None) -> torch.device:
-    if accelerator is not None: return accelerator.device
+    if accelerator is not None:
+        return accelerator.device
     p = next(iter(model.parameters()), None) if isinstance(model, nn.Module) else None
     return p.device if p is not None else torch.device("cpu")
 
+
 def _autocast(accelerator):
     return accelerator.autocast() if accelerator is not None and hasattr(accelerator, "autocast") else nullcontext()
+
 
 def _cat_padded(parts: list[Tensor]) -> Tensor:
     "Concatenate along dim 0, zero-padding dim 1 to the longest (box fields differ in M between batches)."
     if parts[0].ndim > 1:
         m = max(p.shape[1] for p in parts)
-        parts = [torch.cat([p, p.new_zeros(p.shape[0], m - p.shape[1], *p.shape[2:])], 1) if p.shape[1] < m else p for p in parts]
+        parts = [
+            torch.cat([p, p.new_zeros(p.shape[0], m - p.shape[1], *p.shape[2:])], 1) if p.shape[1] < m else p
+            for p in parts
+        ]
     return torch.cat(parts)
+
 
 def _gather(accelerator, v: Tensor) -> Tensor:
     "Pad dim 1 to the longest across processes, then gather along dim 0 (bools travel as uint8; dtypes kept)."
     dtype = v.dtype
-    if dtype == torch.bool: v = v.to(torch.uint8)
-    if v.ndim > 1: v = accelerator.pad_across_processes(v, dim=1).to(v.dtype)   # its padding can promote dtypes
+    if dtype == torch.bool:
+        v = v.to(torch.uint8)
+    if v.ndim > 1:
+        v = accelerator.pad_across_processes(v, dim=1).to(v.dtype)  # its padding can promote dtypes
     return accelerator.gather(v).to(dtype)
 
-
 # %% ../../nbs/80_eval.suite.ipynb #4a0c7134
-_MASKS = {"tier_negatives": "tier_negatives_valid", "rank_negatives": "rank_negatives_valid",
-          "rank_random_negatives": "rank_random_negatives_valid",
-          "hard_negatives": "hard_negatives_valid", "box_images": "boxes_valid", "box_texts": "boxes_valid"}
+_MASKS = {
+    "tier_negatives": "tier_negatives_valid",
+    "rank_negatives": "rank_negatives_valid",
+    "rank_random_negatives": "rank_random_negatives_valid",
+    "hard_negatives": "hard_negatives_valid",
+    "box_images": "boxes_valid",
+    "box_texts": "boxes_valid",
+}
+
 
 def _embed_field(model, batch, k: str, names) -> Tensor:
-    """Field `k` of a collated batch: embeddings for image / text fields, values otherwise. Entries that the field's mask
+    """Field `k` of a collated batch: embeddings for image / text fields, values otherwise. Entries that the field's
+    mask
     marks as missing are zero and are not encoded (a third of HierShapes' box crops are padding)."""
     v, kind = batch[k], FIELDS[k].kind
-    if kind in ("image", "text"): return (model.encode_image if kind == "image" else model.encode_text)(v).float()
+    if kind in ("image", "text"):
+        return (model.encode_image if kind == "image" else model.encode_text)(v).float()
     if kind in ("images", "texts"):
         enc, flat = (model.encode_image if kind == "images" else model.encode_text), v.flatten(0, 1)
         keep = batch[_MASKS[k]].flatten().bool() if _MASKS.get(k) in names else None
-        if keep is None or keep.all() or not keep.any(): z = enc(flat).float()
-        else:                                               # only the real entries go through the tower
+        if keep is None or keep.all() or not keep.any():
+            z = enc(flat).float()
+        else:  # only the real entries go through the tower
             zk = enc(flat[keep]).float()
             z = zk.new_zeros(flat.shape[0], zk.shape[-1]).index_copy_(0, keep.nonzero()[:, 0], zk)
         v = z.unflatten(0, v.shape[:2])
-        if keep is not None: v = v * batch[_MASKS[k]][..., None]   # padding and placeholders embed to 0
+        if keep is not None:
+            v = v * batch[_MASKS[k]][..., None]  # padding and placeholders embed to 0
     return v
-
 
 # %% ../../nbs/80_eval.suite.ipynb #85eca7bb
 def encode_texts(model, texts: Sequence[str], batch_size: int = 256, accelerator=None) -> Tensor:
@@ -209,48 +260,58 @@ def encode_texts(model, texts: Sequence[str], batch_size: int = 256, accelerator
     dev, out = _device(model, accelerator), []
     with torch.no_grad(), _autocast(accelerator):
         for i in range(0, len(texts), batch_size):
-            out.append(model.encode_text(model.tokenizer(list(texts[i:i + batch_size])).to(dev)).float().cpu())
-    if not out: raise ValueError("no texts to encode")
+            out.append(model.encode_text(model.tokenizer(list(texts[i : i + batch_size])).to(dev)).float().cpu())
+    if not out:
+        raise ValueError("no texts to encode")
     return torch.cat(out)
-
 
 # %% ../../nbs/80_eval.suite.ipynb #c36c331c
 def _embed_all(model, dataset, names: list, batch_size: int, accelerator, num_workers: int) -> dict[str, Tensor]:
     "`embed_dataset`'s work: every field in `names` (closed under companions) of every sample, gathered."
     n, P = len(dataset), (accelerator.num_processes if accelerator is not None else 1)
     data = Subset(dataset, shard_indices(n, P, accelerator.process_index)) if P > 1 else dataset
-    dl = DataLoader(data, batch_size=batch_size, shuffle=False, num_workers=num_workers,
-                    collate_fn=Collator(model.tokenizer, fields=names, keep_raw=False))
+    dl = DataLoader(
+        data,
+        batch_size=batch_size,
+        shuffle=False,
+        num_workers=num_workers,
+        collate_fn=Collator(model.tokenizer, fields=names, keep_raw=False),
+    )
     dev, parts = _device(model, accelerator), {k: [] for k in names}
     with torch.no_grad(), _autocast(accelerator):
         for batch in dl:
             batch = batch.to(dev)
-            for k in names: parts[k].append(_embed_field(model, batch, k, names))
+            for k in names:
+                parts[k].append(_embed_field(model, batch, k, names))
     out = {}
-    for k in names:                                      # same collectives, same order, on every process
+    for k in names:  # same collectives, same order, on every process
         v = _cat_padded(parts[k])
         out[k] = (_gather(accelerator, v)[:n] if P > 1 else v).cpu()
     return out
 
 # %% ../../nbs/80_eval.suite.ipynb #e589cbbe
-def embed_dataset(model, dataset, fields: Iterable[str], batch_size: int = 256, accelerator=None,
-                  num_workers: int = 0) -> dict[str, Tensor]:
+def embed_dataset(
+    model, dataset, fields: Iterable[str], batch_size: int = 256, accelerator=None, num_workers: int = 0
+) -> dict[str, Tensor]:
     """Embed `fields` of every sample of `dataset`, as `{field: tensor [N, ...]}` on the CPU in dataset order.
 
     Image and text fields become embeddings (float32), other fields keep their values; `index` is always included.
     Entries that a field's validity mask marks as missing (padded boxes, placeholder negatives) are zero vectors.
     With an `accelerator` of several processes each embeds a contiguous shard and all get every row back; every
     process must call this function. Inside `shared_embeddings()` (every `run_benchmarks` call) a dataset with a
-    `cache_key` is embedded once per field: what an earlier call embedded for the same key (its first n samples) is reused."""
+    `cache_key` is embedded once per field: what an earlier call embedded for the same key (its first n samples) is
+    reused."""
     names = [f for f in FIELDS if f in expand_fields([*fields, "index"])]
     n, key = len(dataset), getattr(dataset, "cache_key", None)
-    if n < 1: raise ValueError("cannot embed an empty dataset")
-    if not _SHARED or key is None: return _embed_all(model, dataset, names, batch_size, accelerator, num_workers)
+    if n < 1:
+        raise ValueError("cannot embed an empty dataset")
+    if not _SHARED or key is None:
+        return _embed_all(model, dataset, names, batch_size, accelerator, num_workers)
     store = _store(model, key)
     have = {k: v[:n] for k, v in store.items() if k in names and len(v) >= n}
-    todo = [f for f in FIELDS if f in expand_fields([k for k in names if k not in have])]   # with their companions
+    todo = [f for f in FIELDS if f in expand_fields([k for k in names if k not in have])]  # with their companions
     new = _embed_all(model, dataset, todo, batch_size, accelerator, num_workers) if todo else {}
     for k, v in new.items():
-        if len(store.get(k, ())) < n: store[k] = v
+        if len(store.get(k, ())) < n:
+            store[k] = v
     return {k: new[k] if k in new else have[k] for k in names}
-

@@ -20,8 +20,16 @@ from ..core.schema import EvalCfg
 __all__ = ['class_classifier', 'predict_nodes', 'tree_chance', 'TreeParams', 'tree_benchmark']
 
 # %% ../../nbs/83_eval.tree.ipynb #91284d39
-def class_classifier(model, j: int, geometry: Geometry | None = None, batch_size: int = 256, accelerator=None, *,
-                     world=None, family: str | None = None) -> Tensor:
+def class_classifier(
+    model,
+    j: int,
+    geometry: Geometry | None = None,
+    batch_size: int = 256,
+    accelerator=None,
+    *,
+    world=None,
+    family: str | None = None,
+) -> Tensor:
     """Zero-shot classifier [C_j, D] of the rank-`j` taxa of `world` (a HierShapes dataset; None: the default world) in
     text `family` (None: the world's first): the kit's `zero_shot_classifiers` on `rank_prompts(j, world=, family=)`."""
     prompts = rank_prompts(j, world=world, family=family)
@@ -29,9 +37,11 @@ def class_classifier(model, j: int, geometry: Geometry | None = None, batch_size
 
 # %% ../../nbs/83_eval.tree.ipynb #772644d0
 def predict_nodes(image_emb: Tensor, classifier: Tensor, geometry: Geometry, j: int = -1, taxonomy=None) -> list[tuple]:
-    "The rank-`j` node (default: leaves) of `taxonomy` (None: the default world's) each image scores highest with `geometry.pairwise_similarity`."
+    """The rank-`j` node (default: leaves) of `taxonomy` (None: the default world's) each image scores highest with
+    `geometry.pairwise_similarity`."""
     nodes = (default_world().taxonomy if taxonomy is None else taxonomy).ranks[j]
-    if classifier.shape[0] != len(nodes): raise ValueError(f"classifier has {classifier.shape[0]} classes, rank {j} has {len(nodes)}")
+    if classifier.shape[0] != len(nodes):
+        raise ValueError(f"classifier has {classifier.shape[0]} classes, rank {j} has {len(nodes)}")
     return [nodes[k] for k in geometry.pairwise_similarity(image_emb, classifier).argmax(1).tolist()]
 
 # %% ../../nbs/83_eval.tree.ipynb #fed355c6
@@ -46,30 +56,51 @@ def tree_chance(trues: Sequence[tuple], j: int = -1, taxonomy=None, convention: 
 @dataclass
 class TreeParams:
     "Keys of the `tree` benchmark (`eval.tree.*`)."
-    convention: str = doc("textbook", "ancestor sets of J/PH/RH/LCA: textbook (node in, root out) or hycoclip (released evaluator)",
-                          choices=TREE_CONVENTIONS)
-    novel_taxa: bool = doc(True, "HierShapes 2: also on single-object scenes of held-out subtrees (keys tree_*_novel_taxa)")
+
+    convention: str = doc(
+        "textbook",
+        "ancestor sets of J/PH/RH/LCA: textbook (node in, root out) or hycoclip (released evaluator)",
+        choices=TREE_CONVENTIONS,
+    )
+    novel_taxa: bool = doc(
+        True, "HierShapes 2: also on single-object scenes of held-out subtrees (keys tree_*_novel_taxa)"
+    )
 
 
 @register_benchmark("tree", Params=TreeParams)
 def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """TIE/LCA/J/PH/RH of zero-shot leaf predictions for HierShapes subjects: box crops (`tree_*`), full images
     (`tree_image_*`), in every text family of the world (the first: plain keys; the others: `_<key_safe(family)>`); on
-    HierShapes 2 also the crops of single-object scenes of held-out taxa (`tree_*_novel_taxa`; the first HierShapes has none)."""
+    HierShapes 2 also the crops of single-object scenes of held-out taxa (`tree_*_novel_taxa`; the first HierShapes has
+    none)."""
     p = benchmark_params(cfg, "tree")
     ds = hiershapes_eval_set(cfg, ["images", "box_images"])
     emb = embed_dataset(model, ds, ["images", "box_images"], cfg.batch_size, accelerator)
     geo, tax, fams = model.geometry, ds.taxonomy, family_suffixes(ds)
-    ws = zero_shot_classifiers(model, [rank_prompts(tax.depth - 1, world=ds, family=f) for f in fams], len(ZS_TEMPLATES),
-                               geo, cfg.batch_size, accelerator)
+    ws = zero_shot_classifiers(
+        model,
+        [rank_prompts(tax.depth - 1, world=ds, family=f) for f in fams],
+        len(ZS_TEMPLATES),
+        geo,
+        cfg.batch_size,
+        accelerator,
+    )
     leaves = lambda d: [d.scene(i)[0].leaf for i in range(len(d))]
     inputs = [("tree", emb["box_images"][:, 0], leaves(ds), ""), ("tree_image", emb["images"], leaves(ds), "")]
-    if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, ["box_images"])) is not None:      # crops, as the plain keys
-        inputs.append(("tree", embed_dataset(model, nds, ["box_images"], cfg.batch_size, accelerator)["box_images"][:, 0], leaves(nds), "_novel_taxa"))
+    if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, ["box_images"])) is not None:  # crops, as the plain keys
+        inputs.append(
+            (
+                "tree",
+                embed_dataset(model, nds, ["box_images"], cfg.batch_size, accelerator)["box_images"][:, 0],
+                leaves(nds),
+                "_novel_taxa",
+            )
+        )
     out = {}
     for prefix, x, trues, split in inputs:
         for w, fam in zip(ws, fams.values()):
             preds, sfx = predict_nodes(x, w, geo, taxonomy=tax), fam + split
             out.update({f"{prefix}_{k}{sfx}": v for k, v in tree_metrics(preds, trues, p.convention).items()})
-            if prefix == "tree": out[f"tree_top1{sfx}"] = float(np.mean([p_ == t for p_, t in zip(preds, trues)]))
+            if prefix == "tree":
+                out[f"tree_top1{sfx}"] = float(np.mean([p_ == t for p_, t in zip(preds, trues)]))
     return out

@@ -22,8 +22,9 @@ NEGATIVE_TIERS = ("anchor", "child")
 
 class PairAngles(NamedTuple):
     "Exterior angles of RE's triplets, each [B, T-1]: anchor P_t with its positive P_{t+1} and its negative."
-    pos: Tensor    # Xi_r(P_t, P_{t+1})
-    neg: Tensor    # Xi_r(P_t, N_t)  (N_{t+1} with negative="child")
+
+    pos: Tensor  # Xi_r(P_t, P_{t+1})
+    neg: Tensor  # Xi_r(P_t, N_t)  (N_{t+1} with negative="child")
     valid: Tensor  # bool, whether the triplet's negative exists
 
 
@@ -32,17 +33,23 @@ def _check_tiers(P: Tensor, N: Tensor, mask: Tensor | None) -> Tensor:
     if not (isinstance(P, Tensor) and P.is_floating_point() and P.ndim == 3):
         raise ValueError(f"P: expected float tiers [B, T, D], got {getattr(P, 'shape', type(P).__name__)}")
     if not (isinstance(N, Tensor) and N.shape == P.shape):
-        raise ValueError(f"N: expected tier negatives of P's shape {tuple(P.shape)}, got {tuple(getattr(N, 'shape', ()))}")
-    if P.shape[1] < 2: raise ValueError(f"need at least 2 tiers to form a triplet, got T={P.shape[1]}")
-    if mask is None: return torch.ones(P.shape[:2], dtype=torch.bool, device=P.device)
-    if mask.shape != P.shape[:2]: raise ValueError(f"mask: expected shape {tuple(P.shape[:2])}, got {tuple(mask.shape)}")
+        raise ValueError(
+            f"N: expected tier negatives of P's shape {tuple(P.shape)}, got {tuple(getattr(N, 'shape', ()))}"
+        )
+    if P.shape[1] < 2:
+        raise ValueError(f"need at least 2 tiers to form a triplet, got T={P.shape[1]}")
+    if mask is None:
+        return torch.ones(P.shape[:2], dtype=torch.bool, device=P.device)
+    if mask.shape != P.shape[:2]:
+        raise ValueError(f"mask: expected shape {tuple(P.shape[:2])}, got {tuple(mask.shape)}")
     return mask.to(device=P.device, dtype=torch.bool)
 
 
 def re_pair_angles(P: Tensor, N: Tensor, geometry, mask: Tensor | None = None, negative: str = "anchor") -> PairAngles:
     """Exterior angles of every triplet (P_t, P_{t+1}, N_t), t = 0..T-2, from tiers `P` and tier negatives `N` [B, T, D]
     (general -> specific), `mask` [B, T] = which negatives exist, and a geometry with its root set."""
-    if negative not in NEGATIVE_TIERS: raise ValueError(f"negative must be one of {NEGATIVE_TIERS}, got {negative!r}")
+    if negative not in NEGATIVE_TIERS:
+        raise ValueError(f"negative must be one of {NEGATIVE_TIERS}, got {negative!r}")
     mask = _check_tiers(P, N, mask)
     anchors = P[:, :-1]
     negs, valid = (N[:, :-1], mask[:, :-1]) if negative == "anchor" else (N[:, 1:], mask[:, 1:])
@@ -50,10 +57,10 @@ def re_pair_angles(P: Tensor, N: Tensor, geometry, mask: Tensor | None = None, n
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #567797e5
 def minimax_picks(pos: Tensor, neg: Tensor, valid: Tensor) -> tuple[Tensor, Tensor]:
-    "Flat indices (row-major over [B, T-1]) of the valid triplet with the largest `pos` and of the one with the smallest `neg`."
+    """Flat indices (row-major over [B, T-1]) of the valid triplet with the largest `pos` and of the one with the
+    smallest `neg`."""
     pos, neg = pos.detach(), neg.detach()
-    return (torch.where(valid, pos, -math.inf).flatten().argmax(),
-            torch.where(valid, neg, math.inf).flatten().argmin())
+    return (torch.where(valid, pos, -math.inf).flatten().argmax(), torch.where(valid, neg, math.inf).flatten().argmin())
 
 
 def _aggregate(l_pos: Tensor, l_neg: Tensor, pos: Tensor, neg: Tensor, valid: Tensor, minimax: bool) -> dict:
@@ -61,7 +68,7 @@ def _aggregate(l_pos: Tensor, l_neg: Tensor, pos: Tensor, neg: Tensor, valid: Te
     valid = valid.to(torch.bool)
     l = l_pos + l_neg
     n = valid.sum()
-    zero = l.sum() * 0                                   # a graph-connected zero
+    zero = l.sum() * 0  # a graph-connected zero
     mean = torch.where(valid, l, 0).sum() / n.clamp_min(1)
     mm = zero
     if minimax:
@@ -70,18 +77,22 @@ def _aggregate(l_pos: Tensor, l_neg: Tensor, pos: Tensor, neg: Tensor, valid: Te
         mm = torch.where(n > 0, lf[i_pos] + lf[i_neg], zero)
     vf = valid.float()
     with torch.no_grad():
-        stats = {"pos_angle": (pos * vf).sum() / vf.sum().clamp_min(1),
-                 "neg_angle": (neg * vf).sum() / vf.sum().clamp_min(1),
-                 "acc": ((pos < neg).float() * vf).sum() / vf.sum().clamp_min(1)}
+        stats = {
+            "pos_angle": (pos * vf).sum() / vf.sum().clamp_min(1),
+            "neg_angle": (neg * vf).sum() / vf.sum().clamp_min(1),
+            "acc": ((pos < neg).float() * vf).sum() / vf.sum().clamp_min(1),
+        }
     return {"loss": mean + mm, "mean": mean, "mm": mm, **stats}
 
 
 def re_loss(pos: Tensor, neg: Tensor, mask: Tensor | None = None, minimax: bool = True) -> dict:
     """RE's aggregate loss (supp. B.4) from triplet angles `pos`, `neg` [B, T-1] and their validity `mask`.
     Returns scalars: 'loss' = 'mean' + 'mm' (with gradients); 'pos_angle', 'neg_angle', 'acc' (detached monitors)."""
-    if pos.shape != neg.shape: raise ValueError(f"pos {tuple(pos.shape)} and neg {tuple(neg.shape)} must have one shape")
+    if pos.shape != neg.shape:
+        raise ValueError(f"pos {tuple(pos.shape)} and neg {tuple(neg.shape)} must have one shape")
     valid = torch.ones_like(pos, dtype=torch.bool) if mask is None else mask.to(torch.bool)
-    if valid.shape != pos.shape: raise ValueError(f"mask: expected shape {tuple(pos.shape)}, got {tuple(valid.shape)}")
+    if valid.shape != pos.shape:
+        raise ValueError(f"mask: expected shape {tuple(pos.shape)}, got {tuple(valid.shape)}")
     return _aggregate(pos, -neg, pos, neg, valid, minimax)
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #ae247106
@@ -90,13 +101,18 @@ REG_VARIANTS = ("paper", "release")
 
 def reg_loss(e: Tensor, e_star: Tensor, mask: Tensor | None = None, variant: str = "paper") -> Tensor:
     """Drift regulariser on texts `e` [B, K, D] vs. the frozen initial tower's `e_star` (detached): 'paper'
-    -mean cos(e_k, e*_k), 'release' (1 - mean cos) / 2 (the released code); mean over each sample's valid texts (`mask` [B, K]), then batch."""
-    if variant not in REG_VARIANTS: raise ValueError(f"variant must be one of {REG_VARIANTS}, got {variant!r}")
-    if e.shape != e_star.shape: raise ValueError(f"e {tuple(e.shape)} and e_star {tuple(e_star.shape)} must have one shape")
-    if e.ndim == 2: e, e_star = e[:, None], e_star[:, None]
-    cos = F.cosine_similarity(e, e_star.detach(), dim=-1)                       # [B, K]
+    -mean cos(e_k, e*_k), 'release' (1 - mean cos) / 2 (the released code); mean over each sample's valid texts (`mask`
+    [B, K]), then batch."""
+    if variant not in REG_VARIANTS:
+        raise ValueError(f"variant must be one of {REG_VARIANTS}, got {variant!r}")
+    if e.shape != e_star.shape:
+        raise ValueError(f"e {tuple(e.shape)} and e_star {tuple(e_star.shape)} must have one shape")
+    if e.ndim == 2:
+        e, e_star = e[:, None], e_star[:, None]
+    cos = F.cosine_similarity(e, e_star.detach(), dim=-1)  # [B, K]
     m = torch.ones_like(cos) if mask is None else mask.to(cos.dtype)
-    if m.shape != cos.shape: raise ValueError(f"mask: expected shape {tuple(cos.shape)}, got {tuple(m.shape)}")
+    if m.shape != cos.shape:
+        raise ValueError(f"mask: expected shape {tuple(cos.shape)}, got {tuple(m.shape)}")
     has = m.sum(1) > 0
     per = (cos * m).sum(1) / m.sum(1).clamp_min(1)
     mean_cos = torch.where(has, per, 0).sum() / has.sum().clamp_min(1)
@@ -107,19 +123,30 @@ EC_FORMS = ("b2", "c5")
 
 
 def ec_pair_loss(angle: Tensor, theta: Tensor, alpha: float, positive: bool, form: str = "b2") -> Tensor:
-    "Margin EC loss of pairs: 'b2' [+-(Xi - theta) + alpha]^+ (supp. B.2, default), 'c5' [+-(Xi - theta + alpha)]^+ (literal C.5)."
-    if form not in EC_FORMS: raise ValueError(f"form must be one of {EC_FORMS}, got {form!r}")
+    """Margin EC loss of pairs: 'b2' [+-(Xi - theta) + alpha]^+ (supp. B.2, default), 'c5' [+-(Xi - theta + alpha)]^+
+    (literal C.5)."""
+    if form not in EC_FORMS:
+        raise ValueError(f"form must be one of {EC_FORMS}, got {form!r}")
     s = 1.0 if positive else -1.0
     return F.relu(s * (angle - theta) + alpha) if form == "b2" else F.relu(s * (angle - theta + alpha))
 
 
-def ec_loss(pos: Tensor, neg: Tensor, theta: Tensor, mask: Tensor | None = None, alpha: float = math.pi / 2,
-            minimax: bool = True, form: str = "b2") -> dict:
+def ec_loss(
+    pos: Tensor,
+    neg: Tensor,
+    theta: Tensor,
+    mask: Tensor | None = None,
+    alpha: float = math.pi / 2,
+    minimax: bool = True,
+    form: str = "b2",
+) -> dict:
     """EC baseline (supp. C.5) on RE's triplets: angles `pos`, `neg` and the anchors' half-apertures `theta` [B, T-1]
     (`geometry.aperture(P[:, :-1])`, eps = 0.05); each triplet's loss is its positive + negative pair term, aggregated
     as `re_loss`. For alpha >= pi (form 'b2') it equals `re_loss` + 2 alpha (1 + 2 minimax), gradients identical."""
     if not (pos.shape == neg.shape == theta.shape):
-        raise ValueError(f"pos {tuple(pos.shape)}, neg {tuple(neg.shape)} and theta {tuple(theta.shape)} must have one shape")
+        raise ValueError(
+            f"pos {tuple(pos.shape)}, neg {tuple(neg.shape)} and theta {tuple(theta.shape)} must have one shape"
+        )
     valid = torch.ones_like(pos, dtype=torch.bool) if mask is None else mask.to(torch.bool)
     l_pos, l_neg = ec_pair_loss(pos, theta, alpha, True, form), ec_pair_loss(neg, theta, alpha, False, form)
     return _aggregate(l_pos, l_neg, pos, neg, valid, minimax)
@@ -128,22 +155,36 @@ def ec_loss(pos: Tensor, neg: Tensor, theta: Tensor, mask: Tensor | None = None,
 ROOT_VARIANTS = ("learnable", "mean", "origin", "initial")
 
 
-def make_root(variant: str, empty: Tensor | None = None, *, initial_empty: Tensor | None = None,
-              texts: Tensor | None = None, like: Tensor | None = None) -> Tensor:
+def make_root(
+    variant: str,
+    empty: Tensor | None = None,
+    *,
+    initial_empty: Tensor | None = None,
+    texts: Tensor | None = None,
+    like: Tensor | None = None,
+) -> Tensor:
     """The entailment root [D] for an ablation `variant`: 'learnable' = `empty` (the model's current embedding of '',
     graph kept), 'mean' = mean of `texts` [M, D], 'origin' = zeros, 'initial' = `initial_empty`; fixed ones detached."""
-    if variant not in ROOT_VARIANTS: raise ValueError(f"root variant must be one of {ROOT_VARIANTS}, got {variant!r}")
+    if variant not in ROOT_VARIANTS:
+        raise ValueError(f"root variant must be one of {ROOT_VARIANTS}, got {variant!r}")
     need = {"learnable": ("empty", empty), "initial": ("initial_empty", initial_empty), "mean": ("texts", texts)}
     if variant in need and need[variant][1] is None:
         raise ValueError(f"root variant {variant!r} needs `{need[variant][0]}`")
-    if variant == "learnable": r = empty
-    elif variant == "initial": r = initial_empty.detach()
+    if variant == "learnable":
+        r = empty
+    elif variant == "initial":
+        r = initial_empty.detach()
     elif variant == "mean":
-        if texts.ndim != 2 or texts.shape[0] == 0: raise ValueError(f"texts: expected [M >= 1, D], got {tuple(texts.shape)}")
+        if texts.ndim != 2 or texts.shape[0] == 0:
+            raise ValueError(f"texts: expected [M >= 1, D], got {tuple(texts.shape)}")
         r = texts.detach().mean(0)
     else:
         ref = next((t for t in (empty, initial_empty, texts, like) if t is not None), None)
-        if ref is None: raise ValueError("root variant 'origin' needs a tensor to take D, dtype and device from (empty, texts or like)")
+        if ref is None:
+            raise ValueError(
+                "root variant 'origin' needs a tensor to take D, dtype and device from (empty, texts or like)"
+            )
         r = torch.zeros(ref.shape[-1], dtype=ref.dtype, device=ref.device)
-    if r.ndim != 1: raise ValueError(f"root: expected a point [D], got shape {tuple(r.shape)}")
+    if r.ndim != 1:
+        raise ValueError(f"root: expected a point [D], got shape {tuple(r.shape)}")
     return r

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 from ..core.config import doc, validate
-from .losses import EC_FORMS, NEGATIVE_TIERS, REG_VARIANTS, ROOT_VARIANTS, ec_loss, make_root, re_loss, re_pair_angles, reg_loss
+from .losses import EC_FORMS, NEGATIVE_TIERS, REG_VARIANTS, ROOT_VARIANTS, ec_loss, make_root
+from .losses import re_loss, re_pair_angles, reg_loss
 from ..core.models import unwrap_model
 from ..core.radial import RadialGeometry
 from ..core.registry import Method, register_method
@@ -26,14 +27,31 @@ def text_tower_parameters(model: nn.Module) -> list:
 @dataclass
 class REParams:
     "Keys of the `re` method (`method.re.*`): loss, prior preservation and root variants; the `Params` of `RE`."
+
     loss: str = doc("re", "re (RE's loss) | ec (entailment-cone margin loss baseline)", choices=("re", "ec"))
-    ec_margin: float = doc(math.pi / 2, "margin angle alpha of the EC loss (loss=ec), radians", min=0, renamed_from="ec_alpha")
-    ec_variant: str = doc("b2", "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)", choices=EC_FORMS, renamed_from="ec_form")
+    ec_margin: float = doc(
+        math.pi / 2, "margin angle alpha of the EC loss (loss=ec), radians", min=0, renamed_from="ec_alpha"
+    )
+    ec_variant: str = doc(
+        "b2",
+        "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)",
+        choices=EC_FORMS,
+        renamed_from="ec_form",
+    )
     re_weight: float = doc(1.0, "weight of the RE / EC loss", min=0)
-    prior_weight: float = doc(10.0, "weight of the prior preservation (RE's L_reg) against the frozen initial text tower", min=0,
-                              renamed_from="reg_weight")
-    prior_variant: str = doc("paper", "paper: -mean cos | release: (1 - mean cos) / 2 (released code)", choices=REG_VARIANTS,
-                             renamed_from="reg_variant", old_values={"code": "release"})
+    prior_weight: float = doc(
+        10.0,
+        "weight of the prior preservation (RE's L_reg) against the frozen initial text tower",
+        min=0,
+        renamed_from="reg_weight",
+    )
+    prior_variant: str = doc(
+        "paper",
+        "paper: -mean cos | release: (1 - mean cos) / 2 (released code)",
+        choices=REG_VARIANTS,
+        renamed_from="reg_variant",
+        old_values={"code": "release"},
+    )
     minimax: bool = doc(True, "add the mini-max hard-mining term (supp. B.4)")
     root: str = doc("learnable", "entailment root", choices=ROOT_VARIANTS)
     negative: str = doc("anchor", "negative of anchor P_t: anchor (N_t, paper) | child (N_t+1)", choices=NEGATIVE_TIERS)
@@ -44,37 +62,59 @@ class REParams:
 def frozen_text_tower(model: nn.Module, device="cpu") -> nn.Module:
     "A frozen copy of `model` (unwrapped) for text embeddings: eval mode, no gradients, no image tower, on `device`."
     frozen = copy.deepcopy(unwrap_model(model)).eval().requires_grad_(False)
-    frozen.clip.visual = None                         # only the text tower is needed
+    frozen.clip.visual = None  # only the text tower is needed
     return frozen.to(device)
 
 # %% ../../nbs/12_radial_emb.method.ipynb #32dc17e6
-def re_step_loss(p: REParams, P: torch.Tensor, N: torch.Tensor, valid: torch.Tensor, e_empty: torch.Tensor,
-                 P_star: torch.Tensor, N_star: torch.Tensor, initial_empty=None, fixed_texts=None) -> dict:
+def re_step_loss(
+    p: REParams,
+    P: torch.Tensor,
+    N: torch.Tensor,
+    valid: torch.Tensor,
+    e_empty: torch.Tensor,
+    P_star: torch.Tensor,
+    N_star: torch.Tensor,
+    initial_empty=None,
+    fixed_texts=None,
+) -> dict:
     """`RE.loss` from the step's embeddings: tiers `P` and tier negatives `N` [B, T, D] (`valid` [B, T]: which negatives
     exist), the embedding of "" `e_empty` [D], the frozen tower's `P_star`, `N_star` [B, T, D], and the fixed roots'
     `initial_empty` [D] (root=initial) and `fixed_texts` [M, D] (root=mean). Returns the loss and its logged parts."""
     root = make_root(p.root, e_empty, initial_empty=initial_empty, texts=fixed_texts, like=e_empty)
     geo = RadialGeometry(eps_c=p.eps_c).set_root(root)
     pa = re_pair_angles(P, N, geo, valid, negative=p.negative)
-    parts = re_loss(pa.pos, pa.neg, pa.valid, minimax=p.minimax) if p.loss == "re" else \
-            ec_loss(pa.pos, pa.neg, geo.aperture(P[:, :-1]), pa.valid, alpha=p.ec_margin, minimax=p.minimax, form=p.ec_variant)
+    parts = (
+        re_loss(pa.pos, pa.neg, pa.valid, minimax=p.minimax)
+        if p.loss == "re"
+        else ec_loss(
+            pa.pos, pa.neg, geo.aperture(P[:, :-1]), pa.valid, alpha=p.ec_margin, minimax=p.minimax, form=p.ec_variant
+        )
+    )
     mask = torch.cat([torch.ones_like(valid), valid], 1)
     prior = reg_loss(torch.cat([P, N], 1), torch.cat([P_star, N_star], 1), mask, variant=p.prior_variant)
     total = p.re_weight * parts["loss"] + p.prior_weight * prior
-    return {"loss": total, "re": parts["loss"].detach(), "prior": prior.detach(), "pos_angle": parts["pos_angle"],
-            "neg_angle": parts["neg_angle"], "triplet_acc": parts["acc"], "root_norm": root.detach().norm()}
+    return {
+        "loss": total,
+        "re": parts["loss"].detach(),
+        "prior": prior.detach(),
+        "pos_angle": parts["pos_angle"],
+        "neg_angle": parts["neg_angle"],
+        "triplet_acc": parts["acc"],
+        "root_norm": root.detach().norm(),
+    }
 
 # %% ../../nbs/12_radial_emb.method.ipynb #9420acd7
 @register_method
 class RE(Method):
     "Radial embeddings fine-tuning (Alper & Averbuch-Elor, ECCV 2024)."
+
     name = "re"
     needs = frozenset({"tiers"})
     Params = REParams
 
     def __init__(self, params=None):
         super().__init__(params)
-        validate(self.params, "method.re.")          # the `doc` rules: a wrong value fails here, not at step N
+        validate(self.params, "method.re.")  # the `doc` rules: a wrong value fails here, not at step N
 
     def setup(self, model, accelerator, dataset):
         m = unwrap_model(model)
@@ -87,18 +127,30 @@ class RE(Method):
             self.initial_empty = self.frozen.encode_text(self.empty.to(dev))[0].float()
             self.fixed_texts = None
             if self.params.root == "mean":
-                texts = [t for i in range(min(self.params.mean_root_samples, len(dataset))) for t in dataset[i]["tiers"]]
+                texts = [
+                    t for i in range(min(self.params.mean_root_samples, len(dataset))) for t in dataset[i]["tiers"]
+                ]
                 self.fixed_texts = self.frozen.encode_text(m.tokenize(texts).to(dev)).float()
 
-    def trainable_parameters(self, model): return text_tower_parameters(model)
+    def trainable_parameters(self, model):
+        return text_tower_parameters(model)
 
     def loss(self, model, batch):
         B, T, L = batch.tiers.shape
         empty = self.empty.to(batch.tiers.device)
-        if empty.shape[1] != L: raise ValueError(f"the batch's tokens have length {L} but the model's tokenizer gives {empty.shape[1]}")
+        if empty.shape[1] != L:
+            raise ValueError(f"the batch's tokens have length {L} but the model's tokenizer gives {empty.shape[1]}")
         tokens = torch.cat([batch.tiers.reshape(B * T, L), batch.tier_negatives.reshape(B * T, L), empty])
         e = model(texts=tokens)["text"]
-        with torch.no_grad(), self.autocast(): e_star = self.frozen.encode_text(tokens[:-1]).float()
-        tiers_and_negatives = lambda x: (x[:B * T].view(B, T, -1), x[B * T:2 * B * T].view(B, T, -1))
-        return re_step_loss(self.params, *tiers_and_negatives(e), batch.tier_negatives_valid, e[-1],
-                            *tiers_and_negatives(e_star), initial_empty=self.initial_empty, fixed_texts=self.fixed_texts)
+        with torch.no_grad(), self.autocast():
+            e_star = self.frozen.encode_text(tokens[:-1]).float()
+        tiers_and_negatives = lambda x: (x[: B * T].view(B, T, -1), x[B * T : 2 * B * T].view(B, T, -1))
+        return re_step_loss(
+            self.params,
+            *tiers_and_negatives(e),
+            batch.tier_negatives_valid,
+            e[-1],
+            *tiers_and_negatives(e_star),
+            initial_empty=self.initial_empty,
+            fixed_texts=self.fixed_texts,
+        )

@@ -18,9 +18,12 @@ from dataclasses import dataclass
 
 from ..core.config import doc
 from ..core.radial import RadialGeometry, radial_geometry
-from ..datasets.hyperlex import HYPERLEX_PROMPT   # "a picture of a {}" (RE supp. B.5), defined with the HyperLex loader
+
+# "a picture of a {}" (RE supp. B.5), defined with the HyperLex loader
+from ..datasets.hyperlex import HYPERLEX_PROMPT
 from ..eval.kit import hiershapes_eval_set
-from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts
+from ..eval.suite import register_benchmark
 from ..core.schema import EvalCfg
 
 # %% auto #0
@@ -33,8 +36,10 @@ __all__ = ['BREEDS_PROMPT', 'check_steps_procedure', 'as_float_tensor', 'hierarc
 # %% ../../nbs/11_radial_emb.metrics.ipynb #6ac7f257
 _PROCEDURES = ("paper", "sweep")
 
+
 def check_steps_procedure(steps, procedure):
-    "A ValueError unless `steps` is an integer >= 2 and `procedure` one of RE's retrieval procedures (shared with RCME's metrics)."
+    """A ValueError unless `steps` is an integer >= 2 and `procedure` one of RE's retrieval procedures (shared with
+    RCME's metrics)."""
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 2:
         raise ValueError(f"steps must be an integer >= 2 (the root end and the far end), got {steps!r}")
     if procedure not in _PROCEDURES:
@@ -48,8 +53,10 @@ def as_float_tensor(x, name: str, ndim: int) -> Tensor:
         raise ValueError(f"{name} must be a floating-point tensor, got dtype {x.dtype}")
     if x.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-D, got shape {tuple(x.shape)}")
-    if x.dtype in (torch.float16, torch.bfloat16): x = x.float()
-    if torch.isnan(x).any(): raise ValueError(f"{name} contains NaN (shape {tuple(x.shape)})")
+    if x.dtype in (torch.float16, torch.bfloat16):
+        x = x.float()
+    if torch.isnan(x).any():
+        raise ValueError(f"{name} contains NaN (shape {tuple(x.shape)})")
     return x
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #3301bf9a
@@ -65,8 +72,8 @@ def _prefix_best(sim_sorted: Tensor, pos: Tensor) -> Tensor:
 
     `sim_sorted` [n, M], columns in radius order; `pos` [n, S] long, the last allowed position (-1: none allowed).
     Ties go to the first position. Returns [n, S] long, -1 where nothing is allowed."""
-    cm = torch.cummax(sim_sorted, dim=1).values                 # running maximum, non-decreasing rows
-    val = cm.gather(1, pos.clamp(min=0))                         # best similarity in each prefix
+    cm = torch.cummax(sim_sorted, dim=1).values  # running maximum, non-decreasing rows
+    val = cm.gather(1, pos.clamp(min=0))  # best similarity in each prefix
     first = torch.searchsorted(cm, val.contiguous(), right=False)  # first position the running max reaches it
     return torch.where(pos >= 0, first, torch.full_like(first, -1))
 
@@ -79,10 +86,10 @@ def _predict_sorted(sim_sorted: Tensor, sorted_r: Tensor, steps: int, procedure:
     frac = torch.arange(steps, dtype=torch.float64, device=dev) / (steps - 1)
     if procedure == "paper":
         star = _prefix_best(sim_sorted, torch.full((n, 1), M - 1, device=dev))  # t*: the best candidate overall
-        thr = sorted_r[star] * frac                                     # [n, S]: radii of the S points root -> t*
+        thr = sorted_r[star] * frac  # [n, S]: radii of the S points root -> t*
     else:
         thr = ((1 - frac) * sorted_r[0] + frac * sorted_r[-1]).expand(n, steps)  # shared sweep, ends exact
-    pos = torch.searchsorted(sorted_r, thr.contiguous(), right=True) - 1   # last candidate with radius <= threshold
+    pos = torch.searchsorted(sorted_r, thr.contiguous(), right=True) - 1  # last candidate with radius <= threshold
     best = _prefix_best(sim_sorted, pos)
     prev = torch.cat([torch.full_like(best[:, :1], -1), best[:, :-1]], dim=1)
     new = (best >= 0) & (best != prev)
@@ -106,8 +113,11 @@ def hierarchical_predictions(sim, radii, steps: int = 50, procedure: str = "pape
     sim = as_float_tensor(sim, "sim", 2)
     radii = as_float_tensor(radii, "radii", 1)
     if sim.shape[1] != len(radii):
-        raise ValueError(f"sim has shape {tuple(sim.shape)} but radii has shape {tuple(radii.shape)} (one per candidate)")
-    if sim.shape[1] == 0: raise ValueError(f"sim has no candidates, got shape {tuple(sim.shape)}")
+        raise ValueError(
+            f"sim has shape {tuple(sim.shape)} but radii has shape {tuple(radii.shape)} (one per candidate)"
+        )
+    if sim.shape[1] == 0:
+        raise ValueError(f"sim has no candidates, got shape {tuple(sim.shape)}")
     order, sorted_r = _sort_by_radius(radii.to(sim.device))
     out = _predict_sorted(sim[:, order].contiguous(), sorted_r, steps, procedure)
     return torch.where(out >= 0, order[out.clamp(min=0)], out)
@@ -115,17 +125,21 @@ def hierarchical_predictions(sim, radii, steps: int = 50, procedure: str = "pape
 # %% ../../nbs/11_radial_emb.metrics.ipynb #84f3f805
 def hierarchical_predictions_loop(sim, radii, steps: int = 50, procedure: str = "paper") -> list[list[int]]:
     """Reference for `hierarchical_predictions`: a python loop over images and steps, masked argmax per step.
-    `sim` [N, M], `radii` [M] (arrays or tensors). Returns each image's predictions (candidate indices, generic first)."""
+    `sim` [N, M], `radii` [M] (arrays or tensors). Returns each image's predictions (candidate indices, generic
+    first)."""
     check_steps_procedure(steps, procedure)
     sim = torch.as_tensor(sim).detach().double().cpu().numpy()
     radii = torch.as_tensor(radii).detach().double().cpu().numpy()
     frac = np.arange(steps, dtype=np.float64) / (steps - 1)
     out = []
     for s in sim:
+
         def best(allowed):
-            if not allowed.any(): return -1
+            if not allowed.any():
+                return -1
             cand = np.flatnonzero(allowed & (s == s[allowed].max()))
             return int(cand[np.lexsort((cand, radii[cand]))[0]])  # smallest radius, then smallest index
+
         if procedure == "paper":
             thresholds = radii[best(np.ones(len(s), bool))] * frac
         else:
@@ -133,8 +147,10 @@ def hierarchical_predictions_loop(sim, radii, steps: int = 50, procedure: str = 
         preds = []
         for th in thresholds:
             b = best(radii <= th)
-            if b >= 0 and (not preds or preds[-1] != b): preds.append(b)
-        if procedure == "paper" and len(preds) > 1: preds = preds[1:]
+            if b >= 0 and (not preds or preds[-1] != b):
+                preds.append(b)
+        if procedure == "paper" and len(preds) > 1:
+            preds = preds[1:]
         out.append(preds)
     return out
 
@@ -144,10 +160,13 @@ def _check_gt(gt, n: int, m: int, name: str = "gt") -> Tensor:
     if gt.is_floating_point() or gt.dtype == torch.bool or gt.is_complex():
         raise ValueError(f"{name} must hold integer candidate indices [N, T], got dtype {gt.dtype}")
     if gt.ndim != 2 or gt.shape[0] != n or gt.shape[1] < 2:
-        raise ValueError(f"{name} must have shape [N={n}, T>=2] (tier texts general -> specific), got {tuple(gt.shape)}")
+        raise ValueError(
+            f"{name} must have shape [N={n}, T>=2] (tier texts general -> specific), got {tuple(gt.shape)}"
+        )
     if gt.numel() and (gt.min() < 0 or gt.max() >= m):
         raise ValueError(f"{name} indices must lie in [0, {m}), got range [{int(gt.min())}, {int(gt.max())}]")
     return gt.long()
+
 
 def hierarchical_scores(preds, gt, radii) -> dict[str, np.ndarray]:
     """Per-image precision, recall and tau_d: `preds` [N, S] candidate indices (-1 = none), `gt` [N, T] the tier
@@ -156,10 +175,12 @@ def hierarchical_scores(preds, gt, radii) -> dict[str, np.ndarray]:
     radii = as_float_tensor(radii, "radii", 1)
     radii, preds = radii.cpu(), torch.as_tensor(preds).cpu()
     if preds.ndim != 2 or preds.is_floating_point():
-        raise ValueError(f"preds must be an integer matrix [N, S], got shape {tuple(preds.shape)} and dtype {preds.dtype}")
+        raise ValueError(
+            f"preds must be an integer matrix [N, S], got shape {tuple(preds.shape)} and dtype {preds.dtype}"
+        )
     gt = _check_gt(torch.as_tensor(gt).cpu(), preds.shape[0], len(radii))
     valid = preds >= 0
-    eq = preds[:, :, None] == gt[:, None, :]                        # [N, S, T]
+    eq = preds[:, :, None] == gt[:, None, :]  # [N, S, T]
     n_pred = valid.sum(1)
     if (n_pred == 0).any():
         raise ValueError(f"preds row {int(torch.nonzero(n_pred == 0)[0, 0])} has no prediction (precision undefined)")
@@ -167,12 +188,13 @@ def hierarchical_scores(preds, gt, radii) -> dict[str, np.ndarray]:
     R = eq.any(1).double().mean(1)
     r = radii[gt].double()
     tau = rowwise_kendall(r, np.arange(gt.shape[1]))
-    tau[(r == r[:, :1]).all(1).numpy()] = 0.0               # all tied: the mean of tau over random tie-breaks
+    tau[(r == r[:, :1]).all(1).numpy()] = 0.0  # all tied: the mean of tau over random tie-breaks
     return {"P": P.numpy(), "R": R.numpy(), "tau_d": tau}
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #953a26b5
 def _retrieval_inputs(image_emb, text_emb, gt, chunk) -> tuple[Tensor, Tensor, Tensor]:
-    "The checked inputs of `hierarchical_retrieval`: image and text embeddings in one common dtype, and the ground truth."
+    """The checked inputs of `hierarchical_retrieval`: image and text embeddings in one common dtype, and the ground
+    truth."""
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
     img = as_float_tensor(image_emb, "image_emb", 2)
@@ -181,8 +203,10 @@ def _retrieval_inputs(image_emb, text_emb, gt, chunk) -> tuple[Tensor, Tensor, T
         raise ValueError(f"image_emb has shape {tuple(img.shape)} but text_emb has shape {tuple(txt.shape)} (same D)")
     dt = torch.promote_types(img.dtype, txt.dtype)
     img, txt = img.to(dt), txt.to(dt)
-    if len(txt) == 0: raise ValueError(f"text_emb has no candidates, got shape {tuple(txt.shape)}")
-    if len(img) == 0: raise ValueError(f"image_emb has no images, got shape {tuple(img.shape)}")
+    if len(txt) == 0:
+        raise ValueError(f"text_emb has no candidates, got shape {tuple(txt.shape)}")
+    if len(img) == 0:
+        raise ValueError(f"image_emb has no images, got shape {tuple(img.shape)}")
     return img, txt, _check_gt(gt, len(img), len(txt))
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #16d1919d
@@ -190,44 +214,65 @@ def _radii_and_similarity(txt: Tensor, root, geometry: Geometry | None) -> tuple
     """(candidate radii float64 [M], similarity function, the candidates as that function takes them): the cosine and
     the distance from `root`, or the `geometry`'s similarity and genericness (exactly one of the two is given)."""
     if geometry is None:
-        if root is None: raise ValueError("root is required (shape [D]) unless a geometry is given")
+        if root is None:
+            raise ValueError("root is required (shape [D]) unless a geometry is given")
         root = as_float_tensor(root, "root", 1).to(txt.device, txt.dtype)
         if root.shape[0] != txt.shape[1]:
             raise ValueError(f"root has shape {tuple(root.shape)} but text_emb has shape {tuple(txt.shape)} (same D)")
         radii = torch.linalg.vector_norm(txt.double() - root.double(), dim=-1)
         return radii, (lambda a, b: F.normalize(a, dim=-1) @ b.T), F.normalize(txt, dim=-1)
-    if root is not None: raise ValueError("pass either root or geometry, not both (the geometry has its own root)")
+    if root is not None:
+        raise ValueError("pass either root or geometry, not both (the geometry has its own root)")
     return geometry.genericness(txt).double(), geometry.pairwise_similarity, txt
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #5cc668d3
-def hierarchical_retrieval(image_emb, text_emb, root, gt, *, steps: int = 50, procedure: str = "paper",
-                           chunk: int = 256, geometry: Geometry | None = None, per_image: bool = False):
+def hierarchical_retrieval(
+    image_emb,
+    text_emb,
+    root,
+    gt,
+    *,
+    steps: int = 50,
+    procedure: str = "paper",
+    chunk: int = 256,
+    geometry: Geometry | None = None,
+    per_image: bool = False,
+):
     """HierarCaps hierarchical image->text retrieval (RE sec. 6.1, supp. B.5): mean precision "P", recall "R" and
     "tau_d" over images (an image whose tier radii are all tied counts as tau_d = 0).
 
     `image_emb` [N, D], `text_emb` [M, D] the candidate texts (each distinct text once), `root` [D] the entailment
     root (or None with `geometry`, whose similarity and genericness are then used), `gt` [N, T] each image's tier
     texts as candidate indices, general -> specific. `procedure`: "paper" (default) or "sweep" (released code), see
-    `hierarchical_predictions`. `per_image=True` also returns a dict of per-image arrays and the predictions [N, steps]."""
+    `hierarchical_predictions`. `per_image=True` also returns a dict of per-image arrays and the predictions [N,
+    steps]."""
     check_steps_procedure(steps, procedure)
     img, txt, gt = _retrieval_inputs(image_emb, text_emb, gt, chunk)
     with torch.no_grad():
         radii, sim_fn, txt_n = _radii_and_similarity(txt, root, geometry)
         order, sorted_r = _sort_by_radius(radii)
         txt_sorted = txt_n[order].contiguous()
-        preds = torch.cat([_predict_sorted(sim_fn(ic, txt_sorted).contiguous(), sorted_r, steps, procedure)
-                           for ic in img.split(chunk)])
+        preds = torch.cat(
+            [
+                _predict_sorted(sim_fn(ic, txt_sorted).contiguous(), sorted_r, steps, procedure)
+                for ic in img.split(chunk)
+            ]
+        )
         preds = torch.where(preds >= 0, order[preds.clamp(min=0)], preds).cpu()
         radii = radii.cpu()
     s = hierarchical_scores(preds, gt, radii)
-    out = {"P": float(s["P"].mean()), "R": float(s["R"].mean()),
-           "tau_d": float(np.nanmean(s["tau_d"])) if not np.isnan(s["tau_d"]).all() else math.nan}
+    out = {
+        "P": float(s["P"].mean()),
+        "R": float(s["R"].mean()),
+        "tau_d": float(np.nanmean(s["tau_d"])) if not np.isnan(s["tau_d"]).all() else math.nan,
+    }
     return (out, {**s, "predictions": preds}) if per_image else out
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #4eeb1934
 def hyperlex_prompts(words: Sequence[str], prompt: str = HYPERLEX_PROMPT) -> list[str]:
     "Insert each word into `prompt` (its `{}` slot)."
-    if "{}" not in prompt: raise ValueError(f"prompt must contain a '{{}}' slot for the word, got {prompt!r}")
+    if "{}" not in prompt:
+        raise ValueError(f"prompt must contain a '{{}}' slot for the word, got {prompt!r}")
     return [prompt.format(w) for w in words]
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #641b744e
@@ -236,8 +281,11 @@ def hyperlex_scores(general_emb: Tensor, specific_emb: Tensor, geometry: Geometr
     `general`. In HyperLex, general = WORD2 and specific = WORD1. Rows are pairs; any geometry with exterior angles."""
     g, s = as_float_tensor(general_emb, "general_emb", 2), as_float_tensor(specific_emb, "specific_emb", 2)
     if g.shape != s.shape:
-        raise ValueError(f"general_emb has shape {tuple(g.shape)} but specific_emb has shape {tuple(s.shape)} (one row per pair)")
-    with torch.no_grad(): return -geometry.exterior_angle(g, s)
+        raise ValueError(
+            f"general_emb has shape {tuple(g.shape)} but specific_emb has shape {tuple(s.shape)} (one row per pair)"
+        )
+    with torch.no_grad():
+        return -geometry.exterior_angle(g, s)
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #b4a4ac5e
 def hyperlex_spearman(gold, scores, pos: Sequence[str] | None = None, noun_tag: str = "N") -> dict[str, float]:
@@ -259,49 +307,67 @@ def hyperlex_spearman(gold, scores, pos: Sequence[str] | None = None, noun_tag: 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #334caaa5
 _HL_FIELDS = {"word1": ("word1",), "word2": ("word2",), "pos": ("pos",), "score": ("score", "avg_score")}
 
+
 def _hyperlex_record(p, i: int) -> tuple[str, str, str, float]:
     "(word1, word2, pos, score) from a tuple, a mapping or an object with attributes."
     if isinstance(p, (tuple, list)) and not hasattr(p, "_fields"):
-        if len(p) != 4: raise ValueError(f"pairs[{i}] must be (word1, word2, pos, score), got {p!r}")
+        if len(p) != 4:
+            raise ValueError(f"pairs[{i}] must be (word1, word2, pos, score), got {p!r}")
         return str(p[0]), str(p[1]), str(p[2]), float(p[3])
     get = (lambda k: p[k]) if isinstance(p, Mapping) else (lambda k: getattr(p, k))
     keys = {k.lower(): k for k in (p.keys() if isinstance(p, Mapping) else dir(p))}
     vals = []
     for f, alts in _HL_FIELDS.items():
         k = next((keys[a] for a in alts if a in keys), None)
-        if k is None: raise ValueError(f"pairs[{i}] has no field {f!r} (accepted: {alts}); got {p!r}")
+        if k is None:
+            raise ValueError(f"pairs[{i}] has no field {f!r} (accepted: {alts}); got {p!r}")
         vals.append(get(k))
     return str(vals[0]), str(vals[1]), str(vals[2]), float(vals[3])
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #f09540f6
-def hyperlex_benchmark(pairs, encode_text: Callable[[list[str]], Tensor], geometry: Geometry,
-                       prompt: str = HYPERLEX_PROMPT, batch_size: int = 256) -> dict[str, float]:
+def hyperlex_benchmark(
+    pairs,
+    encode_text: Callable[[list[str]], Tensor],
+    geometry: Geometry,
+    prompt: str = HYPERLEX_PROMPT,
+    batch_size: int = 256,
+) -> dict[str, float]:
     """HyperLex rho_all and rho_N (RE sec. 6.1). `pairs`: records (word1, word2, pos, score) as tuples, mappings or
     objects (WORD1 specific, WORD2 general). `encode_text(list[str]) -> [n, D]` embeds prompts; each distinct word is
     embedded once. `geometry` supplies the exterior angle (for RE, a RadialGeometry with the model's root set)."""
     recs = [_hyperlex_record(p, i) for i, p in enumerate(pairs)]
-    if not recs: raise ValueError("pairs is empty")
+    if not recs:
+        raise ValueError("pairs is empty")
     words = sorted({w for r in recs for w in r[:2]})
     idx = {w: i for i, w in enumerate(words)}
     prompts = hyperlex_prompts(words, prompt)
     with torch.no_grad():
-        emb = torch.cat([torch.as_tensor(encode_text(prompts[i:i + batch_size])) for i in range(0, len(prompts), batch_size)])
+        emb = torch.cat(
+            [torch.as_tensor(encode_text(prompts[i : i + batch_size])) for i in range(0, len(prompts), batch_size)]
+        )
     if emb.ndim != 2 or len(emb) != len(prompts):
-        raise ValueError(f"encode_text must return [n, D] for n prompts; got shape {tuple(emb.shape)} for {len(prompts)} prompts")
-    w1 = torch.tensor([idx[r[0]] for r in recs]); w2 = torch.tensor([idx[r[1]] for r in recs])
-    scores = hyperlex_scores(emb[w2], emb[w1], geometry)      # general = WORD2, specific = WORD1
+        raise ValueError(
+            f"encode_text must return [n, D] for n prompts; got shape {tuple(emb.shape)} for {len(prompts)} prompts"
+        )
+    w1 = torch.tensor([idx[r[0]] for r in recs])
+    w2 = torch.tensor([idx[r[1]] for r in recs])
+    scores = hyperlex_scores(emb[w2], emb[w1], geometry)  # general = WORD2, specific = WORD1
     return hyperlex_spearman([r[3] for r in recs], scores, [r[2] for r in recs])
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #d086caa0
 def breeds_label_set(pairs) -> tuple[list[str], Tensor]:
     """The label list of a BREEDS task and each (coarse, fine) pair as label indices. `pairs`: (coarse, fine) name
-    tuples or records with `.coarse` and `.fine` (e.g. `argent_nb.datasets.breeds.BreedsPair`). Returns (labels: coarse names
+    tuples or records with `.coarse` and `.fine` (e.g. `argent_nb.datasets.breeds.BreedsPair`). Returns (labels: coarse
+    names
     in first-seen order, then fine names; index [n_pairs, 2]). An image of pair j has true pair `index[j]`."""
     cf = [(p.coarse, p.fine) if hasattr(p, "coarse") else tuple(p) for p in pairs]
-    if not cf or any(len(t) != 2 for t in cf): raise ValueError("pairs must be a non-empty sequence of (coarse, fine)")
-    coarse = list(dict.fromkeys(c for c, _ in cf)); fine = list(dict.fromkeys(f for _, f in cf))
+    if not cf or any(len(t) != 2 for t in cf):
+        raise ValueError("pairs must be a non-empty sequence of (coarse, fine)")
+    coarse = list(dict.fromkeys(c for c, _ in cf))
+    fine = list(dict.fromkeys(f for _, f in cf))
     both = sorted(set(coarse) & set(fine))
-    if both: raise ValueError(f"labels {both} are both coarse and fine; a pair needs two distinct labels")
+    if both:
+        raise ValueError(f"labels {both} are both coarse and fine; a pair needs two distinct labels")
     idx = {n: i for i, n in enumerate(coarse + fine)}
     return coarse + fine, torch.tensor([[idx[c], idx[f]] for c, f in cf])
 
@@ -310,7 +376,8 @@ def breeds_pairs(label_emb, geometry: Geometry) -> tuple[Tensor, Tensor]:
     """All ordered label pairs (x, y) with genericness(x) < genericness(y), as `pairs` [P, 2], and their entailment
     term s(x, y) = -Xi(x, y) [P] (higher = y more clearly beyond x on x's ray from the root)."""
     lab = as_float_tensor(label_emb, "label_emb", 2)
-    if len(lab) < 2: raise ValueError(f"label_emb needs at least 2 labels, got shape {tuple(lab.shape)}")
+    if len(lab) < 2:
+        raise ValueError(f"label_emb needs at least 2 labels, got shape {tuple(lab.shape)}")
     with torch.no_grad():
         rad = geometry.genericness(lab)
         xi = geometry.pairwise_exterior_angle(lab, lab)
@@ -319,21 +386,29 @@ def breeds_pairs(label_emb, geometry: Geometry) -> tuple[Tensor, Tensor]:
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #f6c7de63
 def _breeds_setup(image_emb, label_emb, geometry, true_pairs=None):
-    "Image-label similarities c [N, L] (float64), pairs [P, 2], s [P], and each image's true pair id (-1: not a candidate)."
+    """Image-label similarities c [N, L] (float64), pairs [P, 2], s [P], and each image's true pair id (-1: not a
+    candidate)."""
     img = as_float_tensor(image_emb, "image_emb", 2)
     lab = as_float_tensor(label_emb, "label_emb", 2)
     if img.shape[1] != lab.shape[1]:
         raise ValueError(f"image_emb has shape {tuple(img.shape)} but label_emb has shape {tuple(lab.shape)} (same D)")
-    if len(img) == 0: raise ValueError(f"image_emb has no images, got shape {tuple(img.shape)}")
+    if len(img) == 0:
+        raise ValueError(f"image_emb has no images, got shape {tuple(img.shape)}")
     pairs, s = breeds_pairs(lab, geometry)
-    with torch.no_grad(): c = geometry.pairwise_similarity(img, lab.to(img.dtype)).double()
-    if true_pairs is None: return c, pairs, s.double(), None
+    with torch.no_grad():
+        c = geometry.pairwise_similarity(img, lab.to(img.dtype)).double()
+    if true_pairs is None:
+        return c, pairs, s.double(), None
     tp = torch.as_tensor(true_pairs)
     if tp.is_floating_point() or tp.ndim != 2 or tp.shape != (len(img), 2):
-        raise ValueError(f"true_pairs must be integer label indices [N={len(img)}, 2] (coarse, fine), "
-                         f"got shape {tuple(tp.shape)} and dtype {tp.dtype}")
+        raise ValueError(
+            f"true_pairs must be integer label indices [N={len(img)}, 2] (coarse, fine), "
+            f"got shape {tuple(tp.shape)} and dtype {tp.dtype}"
+        )
     if tp.numel() and (tp.min() < 0 or tp.max() >= len(lab)):
-        raise ValueError(f"true_pairs indices must lie in [0, {len(lab)}), got range [{int(tp.min())}, {int(tp.max())}]")
+        raise ValueError(
+            f"true_pairs indices must lie in [0, {len(lab)}), got range [{int(tp.min())}, {int(tp.max())}]"
+        )
     pid = torch.full((len(lab), len(lab)), -1, dtype=torch.long, device=pairs.device)
     pid[pairs[:, 0], pairs[:, 1]] = torch.arange(len(pairs), device=pairs.device)
     tp = tp.long().to(pairs.device)
@@ -342,6 +417,7 @@ def _breeds_setup(image_emb, label_emb, geometry, true_pairs=None):
 # %% ../../nbs/11_radial_emb.metrics.ipynb #fa66c239
 _BREEDS_CHUNK_NUMEL = 2**22  # memory bound for one [images, pairs] score block, in elements
 
+
 def _breeds_chunks(n: int, per_image: int):
     "Slices of at most `_BREEDS_CHUNK_NUMEL // per_image` images."
     step = max(1, _BREEDS_CHUNK_NUMEL // max(1, per_image))
@@ -349,11 +425,14 @@ def _breeds_chunks(n: int, per_image: int):
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #3eb1460c
 def breeds_predict(image_emb, label_emb, geometry: Geometry, C: float, k: int = 5) -> Tensor:
-    "The top-`k` ordered label pairs (x, y) per image under c_x + c_y - C Xi(x, y): label indices [N, k, 2], best first."
+    """The top-`k` ordered label pairs (x, y) per image under c_x + c_y - C Xi(x, y): label indices [N, k, 2], best
+    first."""
     c, pairs, s, _ = _breeds_setup(image_emb, label_emb, geometry)
     k = min(int(k), len(pairs))
-    top = [(c[sl][:, pairs[:, 0]] + c[sl][:, pairs[:, 1]] + C * s).topk(k, dim=1).indices
-           for sl in _breeds_chunks(len(c), len(pairs))]
+    top = [
+        (c[sl][:, pairs[:, 0]] + c[sl][:, pairs[:, 1]] + C * s).topk(k, dim=1).indices
+        for sl in _breeds_chunks(len(c), len(pairs))
+    ]
     return pairs[torch.cat(top)]
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #3132d7fb
@@ -363,22 +442,31 @@ def _breeds_hits(c, pairs, s, tid, Cs: Tensor, ks: tuple[int, ...]) -> Tensor:
     G, P = len(Cs), len(pairs)
     kt = torch.tensor(ks, device=c.device)
     out = torch.zeros(G, len(c), len(ks), dtype=torch.bool, device=c.device)
-    if P == 0: return out                                                 # no pair with genericness(x) < genericness(y)
+    if P == 0:
+        return out  # no pair with genericness(x) < genericness(y)
     for sl in _breeds_chunks(len(c), P):
         cc, t = c[sl], tid[sl]
-        base = cc[:, pairs[:, 0]] + cc[:, pairs[:, 1]]                   # [n, P], the C-free part
+        base = cc[:, pairs[:, 0]] + cc[:, pairs[:, 1]]  # [n, P], the C-free part
         buf, ge = torch.empty_like(base), torch.empty(base.shape, dtype=torch.bool, device=c.device)
         for g, C in enumerate(Cs.tolist()):
-            torch.add(base, s, alpha=C, out=buf)                          # scores c_x + c_y + C s
+            torch.add(base, s, alpha=C, out=buf)  # scores c_x + c_y + C s
             torch.ge(buf, buf.gather(1, t.clamp(min=0)[:, None]), out=ge)  # at or above the true pair
-            n_above = ge.sum(1) - 1                                       # minus the true pair itself
+            n_above = ge.sum(1) - 1  # minus the true pair itself
             out[g, sl] = (n_above[:, None] < kt) & (t >= 0)[:, None]
     return out
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #ef5d707b
-def breeds_recall(image_emb, label_emb, true_pairs, geometry: Geometry, C: float | None = None,
-                  ks: Sequence[int] = (1, 5), grid: Sequence[float] | None = None, select_k: int = 1,
-                  seed: int = 0) -> dict[str, float]:
+def breeds_recall(
+    image_emb,
+    label_emb,
+    true_pairs,
+    geometry: Geometry,
+    C: float | None = None,
+    ks: Sequence[int] = (1, 5),
+    grid: Sequence[float] | None = None,
+    select_k: int = 1,
+    seed: int = 0,
+) -> dict[str, float]:
     """BREEDS R@k of the true (coarse, fine) pair among all ordered label pairs (RE sec. 6.1).
 
     `image_emb` [N, D]; `label_emb` [L, D] all labels of both granularities; `true_pairs` [N, 2] label indices
@@ -388,32 +476,38 @@ def breeds_recall(image_emb, label_emb, true_pairs, geometry: Geometry, C: float
     other, both folds averaged; "C_fold0" and "C_fold1"
     report the picks."""
     ks = tuple(int(k) for k in ((ks,) if isinstance(ks, int) else ks))
-    if not ks or min(ks) < 1: raise ValueError(f"ks must be positive integers, got {ks}")
-    if C is None and select_k not in ks: raise ValueError(f"select_k={select_k} must be one of ks={ks}")
+    if not ks or min(ks) < 1:
+        raise ValueError(f"ks must be positive integers, got {ks}")
+    if C is None and select_k not in ks:
+        raise ValueError(f"select_k={select_k} must be one of ks={ks}")
     c, pairs, s, tid = _breeds_setup(image_emb, label_emb, geometry, true_pairs)
     if C is not None:
         hits = _breeds_hits(c, pairs, s, tid, torch.tensor([float(C)], dtype=torch.float64), ks)[0]
         return {f"R@{k}": float(h) for k, h in zip(ks, hits.double().mean(0))}
     Cs = torch.linspace(0, 0.2, 20, dtype=torch.float64) if grid is None else torch.as_tensor(grid, dtype=torch.float64)
     N = len(c)
-    if N < 2: raise ValueError(f"cross-validation needs at least 2 images, got {N}")
-    hits = _breeds_hits(c, pairs, s, tid, Cs, ks).double().cpu()      # [G, N, K]
+    if N < 2:
+        raise ValueError(f"cross-validation needs at least 2 images, got {N}")
+    hits = _breeds_hits(c, pairs, s, tid, Cs, ks).double().cpu()  # [G, N, K]
     perm = torch.randperm(N, generator=torch.Generator().manual_seed(seed))
-    halves = (perm[: N // 2], perm[N // 2:])
+    halves = (perm[: N // 2], perm[N // 2 :])
     ksel = ks.index(select_k)
     res, picks = [], []
     for fit, ev in (halves, halves[::-1]):
-        gi = int(hits[:, fit, ksel].mean(1).argmax())                 # first max: smallest C on the default grid
-        picks.append(float(Cs[gi])); res.append(hits[gi, ev].mean(0))
+        gi = int(hits[:, fit, ksel].mean(1).argmax())  # first max: smallest C on the default grid
+        picks.append(float(Cs[gi]))
+        res.append(hits[gi, ev].mean(0))
     r = torch.stack(res).mean(0)
     return {**{f"R@{k}": float(v) for k, v in zip(ks, r)}, "C_fold0": picks[0], "C_fold1": picks[1]}
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #92586910
 def pair_ranks(taxonomy) -> tuple[int, int]:
     "(coarse, fine) ranks of the BREEDS-style pairs on a world's `taxonomy`: rank 1 and the rank above the leaves."
-    if taxonomy.depth < 4: raise ValueError(f"BREEDS-style pairs need a taxonomy of >= 4 ranks, got {taxonomy.depth} ({taxonomy.rank_names})")
+    if taxonomy.depth < 4:
+        raise ValueError(
+            f"BREEDS-style pairs need a taxonomy of >= 4 ranks, got {taxonomy.depth} ({taxonomy.rank_names})"
+        )
     return 1, taxonomy.depth - 2
-
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #bcdf222c
 def has_novel_taxa(ds) -> bool:
@@ -421,35 +515,46 @@ def has_novel_taxa(ds) -> bool:
     return "novel_taxa" in ds.splits
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #19b337b6
-def _hier(model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str, items: dict | None = None) -> dict:
-    "P / R (paper and sweep procedures) and tau_d of `images` against their `tiers`; `items` (a dict) also gets the paper's per-image arrays."
+def _hier(
+    model, images: torch.Tensor, tiers: list, geo: RadialGeometry, accelerator, prefix: str, items: dict | None = None
+) -> dict:
+    """P / R (paper and sweep procedures) and tau_d of `images` against their `tiers`; `items` (a dict) also gets the
+    paper's per-image arrays."""
     uniq = list(dict.fromkeys(t for ts in tiers for t in ts))
     pos = {t: i for i, t in enumerate(uniq)}
     gt = torch.tensor([[pos[t] for t in ts] for ts in tiers])
     txt = encode_texts(model, uniq, accelerator=accelerator)
     out = {}
     for proc, tag in (("paper", ""), ("sweep", "_sweep")):
-        r = hierarchical_retrieval(images, txt, None, gt, procedure=proc, geometry=geo, per_image=items is not None and proc == "paper")
-        if isinstance(r, tuple): r, s = r; items.update({f"{prefix}{k}": s[k] for k in ("P", "R", "tau_d")})
+        r = hierarchical_retrieval(
+            images, txt, None, gt, procedure=proc, geometry=geo, per_image=items is not None and proc == "paper"
+        )
+        if isinstance(r, tuple):
+            r, s = r
+            items.update({f"{prefix}{k}": s[k] for k in ("P", "R", "tau_d")})
         out.update({f"{prefix}P{tag}": r["P"], f"{prefix}R{tag}": r["R"]})
     out[f"{prefix}tau_d"] = r["tau_d"]
     return out
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #bcb1cdf8
-def split_hier(model, cfg: EvalCfg, split: str, geo: RadialGeometry, accelerator=None, items: dict | None = None) -> dict:
-    """RE's hierarchical retrieval (keys hier_*) on `cfg.n` HierShapes samples of `split`: their images, their tiers as ground
-    truth; `items` (a dict) also gets the paper procedure's per-image `hier_P`, `hier_R`, `hier_tau_d` (`47_outcomes`)."""
+def split_hier(
+    model, cfg: EvalCfg, split: str, geo: RadialGeometry, accelerator=None, items: dict | None = None
+) -> dict:
+    """RE's hierarchical retrieval (keys hier_*) on `cfg.n` HierShapes samples of `split`: their images, their tiers as
+    ground
+    truth; `items` (a dict) also gets the paper procedure's per-image `hier_P`, `hier_R`, `hier_tau_d`
+    (`47_outcomes`)."""
     ds = hiershapes_eval_set(cfg, ["images"], split=split)
     images = embed_dataset(model, ds, ["images"], cfg.batch_size, accelerator)["images"]
-    text_set = hiershapes_eval_set(cfg, ["tiers"], split=split)      # the same scenes, no images rendered
+    text_set = hiershapes_eval_set(cfg, ["tiers"], split=split)  # the same scenes, no images rendered
     return _hier(model, images, [text_set[i]["tiers"] for i in range(len(ds))], geo, accelerator, "hier_", items)
-
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #01415d51
 def pair_labels(ds) -> tuple[list[str], int]:
-    "(label texts, number of coarse labels) of the BREEDS-style pairs on HierShapes world `ds`: the coarse then the fine rank's nodes (`pair_ranks`) in its first text family."
+    """(label texts, number of coarse labels) of the BREEDS-style pairs on HierShapes world `ds`: the coarse then the
+    fine rank's nodes (`pair_ranks`) in its first text family."""
     tax = ds.taxonomy
-    phrase = next(iter(ds.text_families.values()))                  # the headline family: node -> noun phrase
+    phrase = next(iter(ds.text_families.values()))  # the headline family: node -> noun phrase
     coarse, fine = (list(tax.ranks[j]) for j in pair_ranks(tax))
     return [phrase(n) for n in coarse + fine], len(coarse)
 
@@ -468,30 +573,48 @@ def _breeds_files(rp) -> tuple[list, list, list]:
     from pathlib import Path
     from argent_nb.datasets.breeds import breeds_label_pairs, read_breeds_hierarchy
     from argent_nb.radial_emb.metrics import breeds_label_set
-    if not rp.breeds_images: raise ValueError("eval.re.breeds needs eval.re.breeds_images: an ImageNet-style folder <root>/<wnid>/<files>")
-    subset = rp.breeds_subset[0] if len(rp.breeds_subset) == 1 and not rp.breeds_subset[0].startswith("n") else rp.breeds_subset
+
+    if not rp.breeds_images:
+        raise ValueError("eval.re.breeds needs eval.re.breeds_images: an ImageNet-style folder <root>/<wnid>/<files>")
+    subset = (
+        rp.breeds_subset[0]
+        if len(rp.breeds_subset) == 1 and not rp.breeds_subset[0].startswith("n")
+        else rp.breeds_subset
+    )
     pairs = breeds_label_pairs(read_breeds_hierarchy(rp.breeds), subset)
     labels, index = breeds_label_set(pairs)
     files, true = [], []
     for k, p in enumerate(pairs):
         folder = Path(rp.breeds_images) / p.fine_wnid
-        fs = sorted(f for f in folder.glob("*") if f.is_file())[:rp.breeds_per_class] if folder.is_dir() else []
-        if not fs: raise FileNotFoundError(f"BREEDS: no images for class {p.fine!r} ({p.fine_wnid}) in {folder}")
-        files += fs; true += [index[k]] * len(fs)
+        fs = sorted(f for f in folder.glob("*") if f.is_file())[: rp.breeds_per_class] if folder.is_dir() else []
+        if not fs:
+            raise FileNotFoundError(f"BREEDS: no images for class {p.fine!r} ({p.fine_wnid}) in {folder}")
+        files += fs
+        true += [index[k]] * len(fs)
     return labels, files, true
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #a7536e32
 BREEDS_PROMPT = "a photo of a {}"
 "How BREEDS labels are said to the text tower (c_x is the image's similarity to this prompt)."
 
+
 def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
     "BREEDS ordered-pair R@1/R@5 (RE sec. 6.1) from the BREEDS info files and an ImageNet-style image folder."
     from argent_nb.datasets.common import load_image
+
     labels, files, true = _breeds_files(benchmark_params(cfg, "re"))
     dev = next(model.parameters()).device
     with torch.no_grad():
-        img = torch.cat([model.encode_image(torch.stack([load_image(f, cfg.image_size) for f in files[i:i + cfg.batch_size]]).to(dev)).float().cpu()
-                         for i in range(0, len(files), cfg.batch_size)])
+        img = torch.cat(
+            [
+                model.encode_image(
+                    torch.stack([load_image(f, cfg.image_size) for f in files[i : i + cfg.batch_size]]).to(dev)
+                )
+                .float()
+                .cpu()
+                for i in range(0, len(files), cfg.batch_size)
+            ]
+        )
     lab = encode_texts(model, [BREEDS_PROMPT.format(l) for l in labels], accelerator=accelerator)
     return breeds_recall(img, lab, torch.stack(true), geo)
 
@@ -499,7 +622,12 @@ def _breeds(model, cfg: EvalCfg, geo: RadialGeometry, accelerator=None) -> dict:
 @dataclass
 class REBenchParams:
     "Keys of the `re` benchmark (`eval.re.*`): held-out taxa, and the real data sets scored beside HierShapes."
-    novel_taxa: bool = doc(True, "hierarchical retrieval also on the held-out subtrees (split novel_taxa, keys hier_*_novel_taxa; HierShapes 2 only)")
+
+    novel_taxa: bool = doc(
+        True,
+        "hierarchical retrieval also on the held-out subtrees (split novel_taxa, keys hier_*_novel_taxa; HierShapes 2 "
+        "only)",
+    )
     hierarcaps: str | None = doc(None, "HierarCaps test CSV for hierarchical retrieval (hierarcaps_*)")
     hierarcaps_images: str | None = doc(None, "folder of the HierarCaps test images")
     hyperlex: str | None = doc(None, "HyperLex file (hyperlex-all.txt) for rho_all / rho_N")
@@ -515,40 +643,61 @@ def check_re(cfg, rp: REBenchParams) -> None:
     from argent_nb.datasets.common import open_first_images
     from argent_nb.datasets.hierarcaps import HierarCaps
     from argent_nb.datasets.hyperlex import read_hyperlex
-    check_paths(rp, hierarcaps=lambda v: HierarCaps(v, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size),
-                hyperlex=read_hyperlex, breeds=lambda v: open_first_images(_breeds_files(rp)[1]))
-    check_requires(rp, hierarcaps_images="hierarcaps", breeds_images="breeds",
-                   hierarcaps="hierarcaps_images")            # HierarCaps is scored image -> text: its images are needed
+
+    check_paths(
+        rp,
+        hierarcaps=lambda v: HierarCaps(v, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size),
+        hyperlex=read_hyperlex,
+        breeds=lambda v: open_first_images(_breeds_files(rp)[1]),
+    )
+    check_requires(
+        rp, hierarcaps_images="hierarcaps", breeds_images="breeds", hierarcaps="hierarcaps_images"
+    )  # HierarCaps is scored image -> text: its images are needed
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #75647c89
 @register_benchmark("re", Params=REBenchParams, check=check_re)
 def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     """RE benchmarks: hierarchical retrieval (hier_*) and BREEDS-style pairs (pairs_*) on the HierShapes world of `cfg`,
-    the retrieval also on its held-out subtrees (hier_*_novel_taxa: HierShapes 2 only), + HierarCaps / HyperLex files if set.
-    Where the world's tiers are length-free (HierShapes 2.1), hier_* is scored on them and hier_growing_* on the papers' growing tiers."""
+    the retrieval also on its held-out subtrees (hier_*_novel_taxa: HierShapes 2 only), + HierarCaps / HyperLex files
+    if set.
+    Where the world's tiers are length-free (HierShapes 2.1), hier_* is scored on them and hier_growing_* on the
+    papers' growing tiers."""
     rp = benchmark_params(cfg, "re")
     ds = hiershapes_eval_set(cfg, ["images", "tiers", "rank_labels"])
     emb = embed_dataset(model, ds, ["images", "rank_labels"], cfg.batch_size, accelerator)
     geo = radial_geometry(model)
-    text_set = hiershapes_eval_set(cfg, ["tiers"])              # the same scenes, no images rendered
+    text_set = hiershapes_eval_set(cfg, ["tiers"])  # the same scenes, no images rendered
     tiers = [text_set[i]["tiers"] for i in range(len(ds))]
     out = _hier(model, emb["images"], tiers, geo, accelerator, "hier_")
-    if getattr(text_set, "tiers", None) == "length_free":      # HierShapes 2.1: the papers' growing tiers beside (hier_growing_*)
+    if (
+        getattr(text_set, "tiers", None) == "length_free"
+    ):  # HierShapes 2.1: the papers' growing tiers beside (hier_growing_*)
         grow = hiershapes_eval_set(cfg, ["tiers"], tiers="growing")
-        out.update(_hier(model, emb["images"], [grow[i]["tiers"] for i in range(len(ds))], geo, accelerator, "hier_growing_"))
+        out.update(
+            _hier(model, emb["images"], [grow[i]["tiers"] for i in range(len(ds))], geo, accelerator, "hier_growing_")
+        )
     out.update(_pairs(model, ds, emb["images"], emb["rank_labels"], geo, accelerator))
     if rp.novel_taxa and has_novel_taxa(ds) and cfg.split != "novel_taxa":
         out.update({f"{k}_novel_taxa": v for k, v in split_hier(model, cfg, "novel_taxa", geo, accelerator).items()})
     if rp.hierarcaps:
         from argent_nb.datasets.hierarcaps import HierarCaps
-        hc = HierarCaps(rp.hierarcaps, split="test", image_root=rp.hierarcaps_images, image_size=cfg.image_size,
-                        fields=["images", "tiers"])
+
+        hc = HierarCaps(
+            rp.hierarcaps,
+            split="test",
+            image_root=rp.hierarcaps_images,
+            image_size=cfg.image_size,
+            fields=["images", "tiers"],
+        )
         e = embed_dataset(model, hc, ["images"], cfg.batch_size, accelerator)
         out.update(_hier(model, e["images"], [hc[i]["tiers"] for i in range(len(hc))], geo, accelerator, "hierarcaps_"))
     if rp.breeds:
         out.update({f"breeds_{k}": v for k, v in _breeds(model, cfg, geo, accelerator).items()})
     if rp.hyperlex:
         from argent_nb.datasets.hyperlex import read_hyperlex
-        r = hyperlex_benchmark(read_hyperlex(rp.hyperlex), lambda t: encode_texts(model, t, accelerator=accelerator), geo)
+
+        r = hyperlex_benchmark(
+            read_hyperlex(rp.hyperlex), lambda t: encode_texts(model, t, accelerator=accelerator), geo
+        )
         out.update({f"hyperlex_{k}": v for k, v in r.items()})
     return out

@@ -13,7 +13,8 @@ from ..core.heads import EuclideanHead
 from ..core.registry import Method, register_method
 from ..radial_emb.losses import reg_loss
 from ..radial_emb.method import frozen_text_tower, text_tower_parameters
-from .losses import APEXES, CMA_FORMS, GE_NORMALISERS, LE_REDUCTIONS, cma_loss, global_entailment_loss, local_entailment_loss
+from .losses import APEXES, CMA_FORMS, GE_NORMALISERS, LE_REDUCTIONS, cma_loss, global_entailment_loss
+from .losses import local_entailment_loss
 
 # %% auto #0
 __all__ = ['RCME_CHAINS', 'RCMEParams', 'encode_distinct', 'rcme_step_loss', 'RCME']
@@ -21,52 +22,111 @@ __all__ = ['RCME_CHAINS', 'RCMEParams', 'encode_distinct', 'rcme_step_loss', 'RC
 # %% ../../nbs/22_rcme.method.ipynb #5d9f6d43
 RCME_CHAINS = ("ranks", "tiers")
 
+
 @dataclass
 class RCMEParams:
-    "Keys of the `rcme` method (`method.rcme.*`): loss weights, ablations, released-code choices; the `Params` of `RCME`."
-    ge_margin: float = doc(math.pi / 2, "margin angle alpha of the global entailment hinge, Eq. 6, radians (paper: pi/2, where it is always active)", min=0,
-                           renamed_from="alpha")
+    """Keys of the `rcme` method (`method.rcme.*`): loss weights, ablations, released-code choices; the `Params` of
+    `RCME`."""
+
+    ge_margin: float = doc(
+        math.pi / 2,
+        "margin angle alpha of the global entailment hinge, Eq. 6, radians (paper: pi/2, where it is always active)",
+        min=0,
+        renamed_from="alpha",
+    )
     le_weight: float = doc(1.0, "weight of the local entailment loss (Eq. 5)", min=0)
     ge_weight: float = doc(1.0, "weight of the global entailment loss (Eq. 6); 0: Table 5's LE-only rows", min=0)
-    cma_weight: float = doc(0.1, "weight beta of the cross-modal alignment (Eq. 9; released 0.1); 0 freezes the image tower", min=0,
-                            renamed_from="beta")
-    prior_weight: float = doc(0.0, "weight of RE's prior preservation against the frozen initial text tower (Table 5)", min=0)
-    negatives: str = doc("rank_matched", "rank_matched (Sec. 4.1) | random (Table 6's ablation)", choices=("rank_matched", "random"))
-    apex: str = doc("root", "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)", choices=APEXES)
-    le_variant: str = doc("paper", "paper: sum over rank steps (Eq. 7) | release: mean over pairs + RE's mini-max term", choices=LE_REDUCTIONS,
-                          renamed_from="local_reduction", old_values={"code": "release"})
-    ge_variant: str = doc("paper", "paper: 1/(R-1) x the sum over triplets (Eq. 7) | mean: over the R-2 triplets", choices=GE_NORMALISERS,
-                          renamed_from="ge_normaliser")
-    cma_variant: str = doc("paper", "paper: image -> species text InfoNCE (Eq. 8) | release: rows cycle through ranks, symmetric", choices=CMA_FORMS,
-                           renamed_from="cma_form", old_values={"code": "release"})
-    chain: str = doc("ranks", "the entailment chain: ranks (the rank texts, the paper) | tiers (caption tiers and their tier negatives, as RE trains)",
-                     choices=RCME_CHAINS)
+    cma_weight: float = doc(
+        0.1,
+        "weight beta of the cross-modal alignment (Eq. 9; released 0.1); 0 freezes the image tower",
+        min=0,
+        renamed_from="beta",
+    )
+    prior_weight: float = doc(
+        0.0, "weight of RE's prior preservation against the frozen initial text tower (Table 5)", min=0
+    )
+    negatives: str = doc(
+        "rank_matched", "rank_matched (Sec. 4.1) | random (Table 6's ablation)", choices=("rank_matched", "random")
+    )
+    apex: str = doc(
+        "root", "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)", choices=APEXES
+    )
+    le_variant: str = doc(
+        "paper",
+        "paper: sum over rank steps (Eq. 7) | release: mean over pairs + RE's mini-max term",
+        choices=LE_REDUCTIONS,
+        renamed_from="local_reduction",
+        old_values={"code": "release"},
+    )
+    ge_variant: str = doc(
+        "paper",
+        "paper: 1/(R-1) x the sum over triplets (Eq. 7) | mean: over the R-2 triplets",
+        choices=GE_NORMALISERS,
+        renamed_from="ge_normaliser",
+    )
+    cma_variant: str = doc(
+        "paper",
+        "paper: image -> species text InfoNCE (Eq. 8) | release: rows cycle through ranks, symmetric",
+        choices=CMA_FORMS,
+        renamed_from="cma_form",
+        old_values={"code": "release"},
+    )
+    chain: str = doc(
+        "ranks",
+        "the entailment chain: ranks (the rank texts, the paper) | tiers (caption tiers and their tier negatives, as "
+        "RE trains)",
+        choices=RCME_CHAINS,
+    )
     root_text: str = doc("", "text whose embedding is the entailment root ('Eukarya' for the tree of life)")
 
 # %% ../../nbs/22_rcme.method.ipynb #f0e96707
 def encode_distinct(model, tokens: torch.Tensor, images: torch.Tensor | None = None) -> dict:
     """`model(images=images, texts=tokens)`, encoding each distinct row of `tokens` [M, L] once: the same embeddings
-    [M, D] (rows repeat across a batch: coarse ranks and their negatives), a shared row's gradient summed over its uses."""
+    [M, D] (rows repeat across a batch: coarse ranks and their negatives), a shared row's gradient summed over its
+    uses."""
     uniq, inv = torch.unique(tokens, dim=0, return_inverse=True)
     out = model(images=images, texts=uniq)
     return {**out, "text": out["text"][inv]}
 
 # %% ../../nbs/22_rcme.method.ipynb #2de3407f
-def rcme_step_loss(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: torch.Tensor, root: torch.Tensor, image=None,
-                   logit_scale=None, star=None, differ=None) -> dict:
-    """`RCME.loss` from the step's embeddings: rank chains `T` and their negatives `N` [B, R, D] (`valid` [B, R]) and the
-    root [D]; with CMA (cma_weight > 0) the `image` embeddings [B, D] and the model's `logit_scale` (used frozen); with the prior
-    the frozen tower's `star` [B, R, D]; with rank-matched rank negatives `differ` [B, R], the rank at which each differs (None: not monitored)."""
+def rcme_step_loss(
+    p: RCMEParams,
+    T: torch.Tensor,
+    N: torch.Tensor,
+    valid: torch.Tensor,
+    root: torch.Tensor,
+    image=None,
+    logit_scale=None,
+    star=None,
+    differ=None,
+) -> dict:
+    """`RCME.loss` from the step's embeddings: rank chains `T` and their negatives `N` [B, R, D] (`valid` [B, R]) and
+    the
+    root [D]; with CMA (cma_weight > 0) the `image` embeddings [B, D] and the model's `logit_scale` (used frozen); with
+    the prior
+    the frozen tower's `star` [B, R, D]; with rank-matched rank negatives `differ` [B, R], the rank at which each
+    differs (None: not monitored)."""
     le = local_entailment_loss(T, N, valid, root, apex=p.apex, reduction=p.le_variant)
     ge = global_entailment_loss(T, root, alpha=p.ge_margin, apex=p.apex, normaliser=p.ge_variant)
     total = p.le_weight * le["loss"] + (p.ge_weight * ge["loss"] if p.ge_weight else 0)
-    parts = {"le": le["loss"].detach(), "ge": ge["loss"].detach(), "ge_active": ge["active"], "pos_angle": le["pos_angle"],
-             "neg_angle": le["neg_angle"], "step_acc": le["acc"]}
+    parts = {
+        "le": le["loss"].detach(),
+        "ge": ge["loss"].detach(),
+        "ge_active": ge["active"],
+        "pos_angle": le["pos_angle"],
+        "neg_angle": le["neg_angle"],
+        "step_acc": le["acc"],
+    }
     if p.cma_weight > 0:
-        cma = cma_loss(image, T[:, -1], logit_scale.detach(), form=p.cma_variant, rank_texts=T, negatives=N, valid=valid)
-        total = total + p.cma_weight * cma; parts["cma"] = cma.detach()
+        cma = cma_loss(
+            image, T[:, -1], logit_scale.detach(), form=p.cma_variant, rank_texts=T, negatives=N, valid=valid
+        )
+        total = total + p.cma_weight * cma
+        parts["cma"] = cma.detach()
     if p.prior_weight > 0:
-        prior = reg_loss(T, star, variant="paper"); total = total + p.prior_weight * prior; parts["prior"] = prior.detach()
+        prior = reg_loss(T, star, variant="paper")
+        total = total + p.prior_weight * prior
+        parts["prior"] = prior.detach()
     if differ is not None:
         want, v = torch.arange(T.shape[1] - 1, device=N.device), valid[:, 1:]
         parts["neg_fallback"] = ((differ[:, 1:] != want) & v).sum() / v.sum().clamp(min=1)
@@ -76,18 +136,24 @@ def rcme_step_loss(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: torch
 @register_method
 class RCME(Method):
     "Radial cross-modal embeddings (Sastry et al., ICCV 2025): transitive entailment over taxonomic ranks."
+
     name = "rcme"
     head = "euclidean"
     Params = RCMEParams
 
     def __init__(self, params=None):
         super().__init__(params)
-        validate(self.params, "method.rcme.")          # the `doc` rules: a wrong value fails here, not at step N
+        validate(self.params, "method.rcme.")  # the `doc` rules: a wrong value fails here, not at step N
         p = self.params
         if p.chain == "tiers" and p.negatives == "random":
-            raise ValueError("method.rcme.negatives=random needs chain=ranks: the tier negatives are rank-matched by construction")
-        self.chain_field, self.neg_field = (("tiers", "tier_negatives") if p.chain == "tiers" else
-                                            ("rank_texts", "rank_negatives" if p.negatives == "rank_matched" else "rank_random_negatives"))
+            raise ValueError(
+                "method.rcme.negatives=random needs chain=ranks: the tier negatives are rank-matched by construction"
+            )
+        self.chain_field, self.neg_field = (
+            ("tiers", "tier_negatives")
+            if p.chain == "tiers"
+            else ("rank_texts", "rank_negatives" if p.negatives == "rank_matched" else "rank_random_negatives")
+        )
         self.needs = frozenset({self.chain_field, self.neg_field} | ({"images"} if p.cma_weight > 0 else set()))
 
     def setup(self, model, accelerator, dataset):
@@ -98,20 +164,34 @@ class RCME(Method):
         self.frozen = None
         if self.params.prior_weight > 0:
             self.frozen = frozen_text_tower(m, accelerator.device if accelerator is not None else torch.device("cpu"))
-        self.autocast = accelerator.autocast if accelerator is not None else contextlib.nullcontext   # as in `12_radial_emb.method`
+        self.autocast = (
+            accelerator.autocast if accelerator is not None else contextlib.nullcontext
+        )  # as in `12_radial_emb.method`
 
     def trainable_parameters(self, model):
-        if self.params.cma_weight == 0: return text_tower_parameters(model)
+        if self.params.cma_weight == 0:
+            return text_tower_parameters(model)
         return [(n, p) for n, p in model.named_parameters() if "logit_scale" not in n]
 
     def loss(self, model, batch):
         p = self.params
-        chain = batch[self.chain_field]; B, R, L = chain.shape
+        chain = batch[self.chain_field]
+        B, R, L = chain.shape
         neg, valid = batch[self.neg_field], batch[self.neg_field + "_valid"]
         tokens = torch.cat([chain.reshape(B * R, L), neg.reshape(B * R, L), self.root_tokens.to(neg.device)])
         out = encode_distinct(model, tokens, batch.images if p.cma_weight > 0 else None)
         e, star = out["text"], None
         if p.prior_weight > 0:
-            with torch.no_grad(), self.autocast(): star = self.frozen.encode_text(tokens[:B * R]).float().view(B, R, -1)
-        return rcme_step_loss(p, e[:B * R].view(B, R, -1), e[B * R:2 * B * R].view(B, R, -1), valid, e[-1], out["image"],
-                              out["logit_scale"], star, batch.rank_negatives_differ if self.neg_field == "rank_negatives" else None)
+            with torch.no_grad(), self.autocast():
+                star = self.frozen.encode_text(tokens[: B * R]).float().view(B, R, -1)
+        return rcme_step_loss(
+            p,
+            e[: B * R].view(B, R, -1),
+            e[B * R : 2 * B * R].view(B, R, -1),
+            valid,
+            e[-1],
+            out["image"],
+            out["logit_scale"],
+            star,
+            batch.rank_negatives_differ if self.neg_field == "rank_negatives" else None,
+        )

@@ -18,7 +18,8 @@ from ..core.geometry import CosineGeometry, Geometry
 from ..core.metrics import zero_shot_accuracy
 from ..eval.kit import entailment_geometry, hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
-from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts, register_benchmark
+from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts
+from ..eval.suite import register_benchmark
 from ..core.schema import EvalCfg
 from ..radial_emb.metrics import as_float_tensor, check_steps_procedure, hierarchical_retrieval
 from ..eval.hiershapes import held_out_taxa_set
@@ -32,42 +33,60 @@ __all__ = ['RCME_PARTS', 'rankwise_zero_shot', 'image_to_image_recall', 'hierarc
 def _rank_names(rank_names, R: int) -> list[str]:
     "The `R` rank names (default 'rank0', 'rank1', ...), distinct and none of them 'mean'."
     names = [f"rank{j}" for j in range(R)] if rank_names is None else [str(n) for n in rank_names]
-    if len(names) != R: raise ValueError(f"rank_names has {len(names)} names but there are {R} ranks")
-    if len(set(names)) != R: raise ValueError(f"rank_names must be distinct, got {names}")
-    if "mean" in names: raise ValueError(f"'mean' is reserved for the average over ranks; rank_names are {names}")
+    if len(names) != R:
+        raise ValueError(f"rank_names has {len(names)} names but there are {R} ranks")
+    if len(set(names)) != R:
+        raise ValueError(f"rank_names must be distinct, got {names}")
+    if "mean" in names:
+        raise ValueError(f"'mean' is reserved for the average over ranks; rank_names are {names}")
     return names
 
-def _check_rank_labels(labels, n: int, n_classes: Sequence[int] | None = None, names: Sequence[str] | None = None) -> Tensor:
+
+def _check_rank_labels(
+    labels, n: int, n_classes: Sequence[int] | None = None, names: Sequence[str] | None = None
+) -> Tensor:
     "`labels` as a long tensor [n, R] of taxon indices, each rank's within [0, n_classes[j]) when given."
     lab = torch.as_tensor(labels)
     if lab.is_floating_point() or lab.is_complex() or lab.dtype == torch.bool:
         raise ValueError(f"rank_labels must hold integer taxon indices [N, R], got dtype {lab.dtype}")
     if lab.ndim != 2 or lab.shape[0] != n or lab.shape[1] < 1:
-        raise ValueError(f"rank_labels must have shape [N={n}, R>=1] (one taxon index per rank), got {tuple(lab.shape)}")
+        raise ValueError(
+            f"rank_labels must have shape [N={n}, R>=1] (one taxon index per rank), got {tuple(lab.shape)}"
+        )
     if n_classes is not None and lab.shape[1] != len(n_classes):
-        raise ValueError(f"rank_labels has {lab.shape[1]} ranks (columns) but {len(n_classes)} ranks of classes were given")
+        raise ValueError(
+            f"rank_labels has {lab.shape[1]} ranks (columns) but {len(n_classes)} ranks of classes were given"
+        )
     for j, C in enumerate(n_classes or []):
         bad = (lab[:, j] < 0) | (lab[:, j] >= C)
         if bad.any():
-            i = int(bad.nonzero()[0, 0]); nm = f" ({names[j]!r})" if names else ""
-            raise ValueError(f"rank_labels[{i}, {j}] = {int(lab[i, j])}: rank {j}{nm} has {C} classes, expected an index in [0, {C})")
+            i = int(bad.nonzero()[0, 0])
+            nm = f" ({names[j]!r})" if names else ""
+            raise ValueError(
+                f"rank_labels[{i}, {j}] = {int(lab[i, j])}: rank {j}{nm} has {C} classes, expected an index in [0, {C})"
+            )
     return lab.long()
 
 # %% ../../nbs/21_rcme.metrics.ipynb #eb11aa00
-def rankwise_zero_shot(image_emb, class_emb_per_rank: Sequence, labels, geometry: Geometry,
-                       rank_names: Sequence[str] | None = None) -> dict[str, float]:
-    """Zero-shot top-1 accuracy at every taxonomic rank (RCME sec. 5.2, Tables 2-3), as `{rank_name: top1, ..., "mean"}`.
+def rankwise_zero_shot(
+    image_emb, class_emb_per_rank: Sequence, labels, geometry: Geometry, rank_names: Sequence[str] | None = None
+) -> dict[str, float]:
+    """Zero-shot top-1 accuracy at every taxonomic rank (RCME sec. 5.2, Tables 2-3), as `{rank_name: top1, ...,
+    "mean"}`.
 
     `image_emb` [N, D]; `class_emb_per_rank`: one tensor [C_j, D] per rank j, the embeddings of the rank texts of all
     rank-j taxa in label order; `labels` int [N, R], image i's taxon index at each rank. Scores are
     `geometry.pairwise_similarity`; a tie with a wrong class counts as wrong. "mean" is the average over ranks."""
     img = as_float_tensor(image_emb, "image_emb", 2)
-    if len(img) == 0: raise ValueError("image_emb has no images, got shape (0, D)")
+    if len(img) == 0:
+        raise ValueError("image_emb has no images, got shape (0, D)")
     names = _rank_names(rank_names, len(class_emb_per_rank))
     W = [as_float_tensor(w, f"class_emb_per_rank[{j}]", 2) for j, w in enumerate(class_emb_per_rank)]
     for j, w in enumerate(W):
         if w.shape[1] != img.shape[1] or len(w) == 0:
-            raise ValueError(f"class_emb_per_rank[{j}] has shape {tuple(w.shape)}; expected [C_{j} >= 1, D={img.shape[1]}]")
+            raise ValueError(
+                f"class_emb_per_rank[{j}] has shape {tuple(w.shape)}; expected [C_{j} >= 1, D={img.shape[1]}]"
+            )
     lab = _check_rank_labels(labels, len(img), [len(w) for w in W], names)
     out = {}
     with torch.no_grad():
@@ -78,8 +97,9 @@ def rankwise_zero_shot(image_emb, class_emb_per_rank: Sequence, labels, geometry
     return out
 
 # %% ../../nbs/21_rcme.metrics.ipynb #ef8ae71e
-def image_to_image_recall(image_emb, rank_labels, geometry: Geometry, k: int = 1, rank_names: Sequence[str] | None = None,
-                          chunk: int = 512) -> dict[str, float]:
+def image_to_image_recall(
+    image_emb, rank_labels, geometry: Geometry, k: int = 1, rank_names: Sequence[str] | None = None, chunk: int = 512
+) -> dict[str, float]:
     """Image-to-image recall@k at every rank (RCME sec. 5.2, Table 4): `{name: R@k, ..., "mean", "<name>_excluded"}`.
 
     Query i is a hit at rank j when one of its `k` most similar *other* images (`geometry.pairwise_similarity`)
@@ -90,9 +110,11 @@ def image_to_image_recall(image_emb, rank_labels, geometry: Geometry, k: int = 1
     lab = _check_rank_labels(rank_labels, len(img))
     N, R = lab.shape
     names = _rank_names(rank_names, R)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1: raise ValueError(f"k must be a positive integer, got {k!r}")
-    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1: raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
-    scored = torch.zeros(N, R, dtype=torch.bool)                # [N, R]: has another image of its taxon at rank j
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be a positive integer, got {k!r}")
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
+    scored = torch.zeros(N, R, dtype=torch.bool)  # [N, R]: has another image of its taxon at rank j
     for j in range(R):
         _, inv, cnt = torch.unique(lab[:, j], return_inverse=True, return_counts=True)
         scored[:, j] = cnt[inv] > 1
@@ -100,13 +122,15 @@ def image_to_image_recall(image_emb, rank_labels, geometry: Geometry, k: int = 1
     with torch.no_grad():
         for s in range(0, N, chunk):
             q = torch.arange(s, min(s + chunk, N))
-            S = geometry.pairwise_similarity(img[q], img)                                   # [n, N]
-            if torch.isnan(S).any(): raise ValueError(f"{geometry!r} gave a NaN similarity for a query in rows {s}..{int(q[-1])}")
-            other = torch.ones_like(S, dtype=torch.bool); other[torch.arange(len(q)), q] = False
+            S = geometry.pairwise_similarity(img[q], img)  # [n, N]
+            if torch.isnan(S).any():
+                raise ValueError(f"{geometry!r} gave a NaN similarity for a query in rows {s}..{int(q[-1])}")
+            other = torch.ones_like(S, dtype=torch.bool)
+            other[torch.arange(len(q)), q] = False
             for j in range(R):
                 same = (lab[q, j, None] == lab[None, :, j]) & other
                 best = torch.where(same, S, torch.full_like(S, -torch.inf)).amax(1, keepdim=True)
-                n_above = ((S >= best) & ~same & other).sum(1)                              # irrelevant images at or above it
+                n_above = ((S >= best) & ~same & other).sum(1)  # irrelevant images at or above it
                 hits[j] += ((n_above < k) & scored[q, j]).sum()
     n_scored = scored.sum(0)
     out = {n: (int(hits[j]) / int(n_scored[j]) if n_scored[j] else math.nan) for j, n in enumerate(names)}
@@ -118,18 +142,29 @@ def image_to_image_recall(image_emb, rank_labels, geometry: Geometry, k: int = 1
 # %% ../../nbs/21_rcme.metrics.ipynb #efb08888
 def hierarchical_f1(P, R) -> dict[str, float]:
     """F1 two ways from per-image precisions `P` and recalls `R` (arrays [N] in [0, 1]): "F1" = 2 P̄ R̄ / (P̄ + R̄), the
-    F1 of the means (RCME Tables 1 and 7), and "F1_per_image" = the mean of 2 P_i R_i / (P_i + R_i), 0 where P_i = R_i = 0."""
+    F1 of the means (RCME Tables 1 and 7), and "F1_per_image" = the mean of 2 P_i R_i / (P_i + R_i), 0 where P_i = R_i
+    = 0."""
     P, R = (np.asarray(v.detach().cpu().double() if isinstance(v, Tensor) else v, dtype=np.float64) for v in (P, R))
     if P.ndim != 1 or P.shape != R.shape or len(P) == 0:
         raise ValueError(f"P and R must be non-empty 1-D arrays of the same length, got shapes {P.shape} and {R.shape}")
     for name, v in (("P", P), ("R", R)):
-        if not np.all((v >= 0) & (v <= 1)): raise ValueError(f"{name} must lie in [0, 1] (no NaN), got range [{np.nanmin(v)}, {np.nanmax(v)}]")
+        if not np.all((v >= 0) & (v <= 1)):
+            raise ValueError(f"{name} must lie in [0, 1] (no NaN), got range [{np.nanmin(v)}, {np.nanmax(v)}]")
     h = lambda p, r: np.divide(2 * p * r, p + r, out=np.zeros_like(p * r, dtype=float), where=(p + r) > 0)
     return {"F1": float(h(P.mean(), R.mean())), "F1_per_image": float(h(P, R).mean())}
 
 # %% ../../nbs/21_rcme.metrics.ipynb #84382640
-def taxonomic_retrieval(image_emb, text_emb, gt, geometry_or_root, *, steps: int = 50, procedure: str = "sweep",
-                        chunk: int = 256, per_image: bool = False):
+def taxonomic_retrieval(
+    image_emb,
+    text_emb,
+    gt,
+    geometry_or_root,
+    *,
+    steps: int = 50,
+    procedure: str = "sweep",
+    chunk: int = 256,
+    per_image: bool = False,
+):
     """RCME's hierarchical retrieval over the R ranks (sec. 5.2, Table 1): RE's radius walk (`hierarchical_retrieval`)
     with each image's rank texts as its tiers. Returns {"tau", "P", "R", "F1" (of the mean P and R, as Table 1),
     "F1_per_image" (mean of per-image F1)}; with `per_image=True` also the per-image arrays and predictions.
@@ -138,9 +173,11 @@ def taxonomic_retrieval(image_emb, text_emb, gt, geometry_or_root, *, steps: int
     first; `geometry_or_root`: a `Geometry` (its genericness and similarity) or a root point [D] (distance from it
     and the cosine). `procedure`: "sweep" (RCME's released code) or "paper" (RE supp. B.5)."""
     geo, root = (geometry_or_root, None) if isinstance(geometry_or_root, Geometry) else (None, geometry_or_root)
-    if root is None and geo is None: raise ValueError("geometry_or_root is required: a Geometry or a root point [D]")
-    m, s = hierarchical_retrieval(image_emb, text_emb, root, gt, steps=steps, procedure=procedure, chunk=chunk,
-                                  geometry=geo, per_image=True)
+    if root is None and geo is None:
+        raise ValueError("geometry_or_root is required: a Geometry or a root point [D]")
+    m, s = hierarchical_retrieval(
+        image_emb, text_emb, root, gt, steps=steps, procedure=procedure, chunk=chunk, geometry=geo, per_image=True
+    )
     out = {"tau": m["tau_d"], "P": m["P"], "R": m["R"], **hierarchical_f1(s["P"], s["R"])}
     return (out, s) if per_image else out
 
@@ -150,38 +187,61 @@ def project_rank_embeddings(text_emb, geometry: Geometry) -> tuple[np.ndarray, n
     geometries (cosine family with a root): the embeddings and `geometry.root`; geometries with a `poincare` map
     (Lorentz): the Poincare ball coordinates, root = the origin. Returns (coords [M, 2], root [2], space name)."""
     from sklearn.decomposition import PCA
+
     x = as_float_tensor(text_emb, "text_emb", 2).detach().double()
-    if len(x) < 2 or x.shape[1] < 2: raise ValueError(f"text_emb must have at least 2 rows and 2 columns for a 2-D PCA, got {tuple(x.shape)}")
+    if len(x) < 2 or x.shape[1] < 2:
+        raise ValueError(f"text_emb must have at least 2 rows and 2 columns for a 2-D PCA, got {tuple(x.shape)}")
     with torch.no_grad():
         if hasattr(geometry, "poincare"):
-            X, root, space = geometry.poincare(x).double(), torch.zeros(x.shape[1], dtype=torch.float64), "Poincaré ball"
+            X, root, space = (
+                geometry.poincare(x).double(),
+                torch.zeros(x.shape[1], dtype=torch.float64),
+                "Poincaré ball",
+            )
         elif isinstance(geometry, CosineGeometry) and geometry.supports("root"):
             X, root, space = x, geometry.root(x).double(), "embedding space"
         else:
-            raise ValueError(f"{geometry!r} has neither a root nor a Poincare map; for a Euclidean model use "
-                             "`radial_geometry(model, root_text)` (or `eval.kit.entailment_geometry`) so the root can be drawn")
+            raise ValueError(
+                f"{geometry!r} has neither a root nor a Poincare map; for a Euclidean model use "
+                "`radial_geometry(model, root_text)` (or `eval.kit.entailment_geometry`) so the root can be drawn"
+            )
     pca = PCA(n_components=2, svd_solver="full").fit(X.numpy())
     return pca.transform(X.numpy()), pca.transform(root.numpy()[None])[0], space
 
 # %% ../../nbs/21_rcme.metrics.ipynb #3a61ac3f
-def plot_rank_embeddings(text_emb, ranks, geometry: Geometry, ax=None, rank_names: Sequence[str] | None = None,
-                         title: str | None = None, s: float = 14):
-    "Scatter the 2-D PCA of rank-text embeddings (`project_rank_embeddings`) coloured by rank (`ranks` int [M]), with the root."
+def plot_rank_embeddings(
+    text_emb,
+    ranks,
+    geometry: Geometry,
+    ax=None,
+    rank_names: Sequence[str] | None = None,
+    title: str | None = None,
+    s: float = 14,
+):
+    """Scatter the 2-D PCA of rank-text embeddings (`project_rank_embeddings`) coloured by rank (`ranks` int [M]), with
+    the root."""
     import matplotlib.pyplot as plt
+
     xy, root, space = project_rank_embeddings(text_emb, geometry)
     rk = np.asarray(torch.as_tensor(ranks).cpu())
     if rk.shape != (len(xy),) or not np.issubdtype(rk.dtype, np.integer) or rk.min() < 0:
-        raise ValueError(f"ranks must be non-negative ints, one per text ({len(xy)}), got shape {rk.shape} and dtype {rk.dtype}")
+        raise ValueError(
+            f"ranks must be non-negative ints, one per text ({len(xy)}), got shape {rk.shape} and dtype {rk.dtype}"
+        )
     R = int(rk.max()) + 1
     names = [f"rank {j}" for j in range(R)] if rank_names is None else list(rank_names)
-    if len(names) < R: raise ValueError(f"rank_names has {len(names)} names but ranks go up to {R - 1}")
+    if len(names) < R:
+        raise ValueError(f"rank_names has {len(names)} names but ranks go up to {R - 1}")
     ax = ax or plt.subplots(figsize=(6.4, 4.6))[1]
     colours = plt.get_cmap("viridis")(np.linspace(0, 0.95, R))
     for j in range(R):
         ax.scatter(*xy[rk == j].T, s=s, color=colours[j], alpha=0.8, label=f"{names[j]} ({int((rk == j).sum())})")
     ax.scatter(*root, marker="*", s=220, color="red", edgecolor="k", zorder=5, label="root")
-    ax.set(xlabel=f"PC 1 of the {space} (embedding units)", ylabel=f"PC 2 of the {space} (embedding units)",
-           title=title or f"rank-text embeddings: PCA of the {space}")
+    ax.set(
+        xlabel=f"PC 1 of the {space} (embedding units)",
+        ylabel=f"PC 2 of the {space} (embedding units)",
+        title=title or f"rank-text embeddings: PCA of the {space}",
+    )
     ax.legend(fontsize=7, title="rank (texts)", title_fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
@@ -211,12 +271,15 @@ def rank_text_table(taxonomy, text=None) -> tuple[list[str], list[int]]:
     nodes = [n for r in taxonomy.ranks for n in r]
     return [(text or taxonomy.rank_text)(n) for n in nodes], [len(n) - 1 for n in nodes]
 
+
 def one_per_leaf(leaves: Sequence[tuple], seed: int | None = None) -> list[int]:
     """One sample index per distinct leaf, leaves in order of their first sample: that first sample (`seed=None`) or
     one drawn uniformly per leaf with `np.random.default_rng(seed)` (the paper draws at random, sec. 5.2)."""
     groups = {}
-    for i, l in enumerate(leaves): groups.setdefault(tuple(l), []).append(i)
-    if seed is None: return [g[0] for g in groups.values()]
+    for i, l in enumerate(leaves):
+        groups.setdefault(tuple(l), []).append(i)
+    if seed is None:
+        return [g[0] for g in groups.values()]
     rng = np.random.default_rng(seed)
     return [g[int(rng.integers(len(g)))] for g in groups.values()]
 
@@ -224,33 +287,54 @@ def one_per_leaf(leaves: Sequence[tuple], seed: int | None = None) -> list[int]:
 RCME_PARTS = ("zero_shot", "i2i", "retrieval")
 "The parts of RCME's evaluation: rank-wise zero-shot, image-to-image retrieval, hierarchical retrieval."
 
+
 def _lineage_labels(taxonomy, leaves: Sequence[tuple], n: int) -> Tensor:
     "Rank labels [n, R] of `leaves`, each checked to be a full-depth node of `taxonomy`."
-    if len(leaves) != n: raise ValueError(f"{len(leaves)} leaves for {n} images (one taxon path per image)")
+    if len(leaves) != n:
+        raise ValueError(f"{len(leaves)} leaves for {n} images (one taxon path per image)")
     for i, l in enumerate(leaves):
         if len(l) != taxonomy.depth or tuple(l) not in taxonomy:
-            raise ValueError(f"image {i}: taxon path {tuple(l)!r} is not a node of rank {taxonomy.depth - 1} "
-                             f"({taxonomy.rank_names[-1]!r}) of the taxonomy")
+            raise ValueError(
+                f"image {i}: taxon path {tuple(l)!r} is not a node of rank {taxonomy.depth - 1} "
+                f"({taxonomy.rank_names[-1]!r}) of the taxonomy"
+            )
     return torch.tensor([taxonomy.rank_labels(l) for l in leaves], dtype=torch.long).reshape(n, taxonomy.depth)
 
 # %% ../../nbs/21_rcme.metrics.ipynb #527b6daa
-def rcme_scores(image_emb, node_emb, taxonomy, leaves: Sequence[tuple], geometry: Geometry, *, steps: int = 50,
-                procedure: str = "sweep", retrieval_images: Sequence[int] | None = None,
-                parts: Sequence[str] = RCME_PARTS, items: dict | None = None) -> dict[str, float]:
+def rcme_scores(
+    image_emb,
+    node_emb,
+    taxonomy,
+    leaves: Sequence[tuple],
+    geometry: Geometry,
+    *,
+    steps: int = 50,
+    procedure: str = "sweep",
+    retrieval_images: Sequence[int] | None = None,
+    parts: Sequence[str] = RCME_PARTS,
+    items: dict | None = None,
+) -> dict[str, float]:
     """The `rcme` benchmark's metrics from embeddings: `image_emb` [N, D]; `node_emb` [M, D] the rank texts of all
     taxonomy nodes in `rank_text_table` order; `leaves` each image's taxon path; `retrieval_images` the images of
     the hierarchical retrieval (None: all; the benchmark passes one per species); `parts` a subset of `RCME_PARTS`;
-    `items`, if given, receives the retrieval's per-image arrays `taxo_tau`, `taxo_P`, `taxo_R` (the input of a paired test)."""
+    `items`, if given, receives the retrieval's per-image arrays `taxo_tau`, `taxo_P`, `taxo_R` (the input of a paired
+    test)."""
     img = as_float_tensor(image_emb, "image_emb", 2)
-    if set(parts) - set(RCME_PARTS) or not parts: raise ValueError(f"parts must be a non-empty subset of {RCME_PARTS}, got {parts}")
+    if set(parts) - set(RCME_PARTS) or not parts:
+        raise ValueError(f"parts must be a non-empty subset of {RCME_PARTS}, got {parts}")
     if len(node_emb) != len(rank_text_table(taxonomy)[0]):
-        raise ValueError(f"node_emb has {len(node_emb)} rows but the taxonomy has {len(rank_text_table(taxonomy)[0])} nodes (one rank text each)")
+        raise ValueError(
+            f"node_emb has {len(node_emb)} rows but the taxonomy has {len(rank_text_table(taxonomy)[0])} nodes (one "
+            "rank text each)"
+        )
     lab = _lineage_labels(taxonomy, leaves, len(img))
     names = [key_safe(n) for n in taxonomy.rank_names]
     off = np.cumsum([0] + [len(r) for r in taxonomy.ranks])
     out = {}
     if "zero_shot" in parts:
-        zs = rankwise_zero_shot(img, [node_emb[off[j]:off[j + 1]] for j in range(taxonomy.depth)], lab, geometry, names)
+        zs = rankwise_zero_shot(
+            img, [node_emb[off[j] : off[j + 1]] for j in range(taxonomy.depth)], lab, geometry, names
+        )
         out |= {f"rank_zs_{n}_top1": zs[n] for n in names} | {"rank_zs_mean_top1": zs["mean"]}
     if "i2i" in parts:
         i2i = image_to_image_recall(img, lab, geometry, 1, names)
@@ -258,28 +342,46 @@ def rcme_scores(image_emb, node_emb, taxonomy, leaves: Sequence[tuple], geometry
         out |= {f"i2i_{n}_excluded": i2i[f"{n}_excluded"] for n in names}
     if "retrieval" in parts:
         sel = list(range(len(img))) if retrieval_images is None else [int(i) for i in retrieval_images]
-        cand = list(dict.fromkeys(a for i in sel for a in taxonomy.ancestors(leaves[i])))    # lineage nodes, first seen
+        cand = list(dict.fromkeys(a for i in sel for a in taxonomy.ancestors(leaves[i])))  # lineage nodes, first seen
         row = {a: k for k, a in enumerate(cand)}
         gt = torch.tensor([[row[a] for a in taxonomy.ancestors(leaves[i])] for i in sel])
         rows = torch.tensor([off[len(a) - 1] + taxonomy.rank_index(a) for a in cand])
-        tr = taxonomic_retrieval(img[sel], node_emb[rows], gt, geometry, steps=steps, procedure=procedure, per_image=items is not None)
-        if items is not None: tr, s = tr; items |= {"taxo_tau": s["tau_d"], "taxo_P": s["P"], "taxo_R": s["R"]}
+        tr = taxonomic_retrieval(
+            img[sel], node_emb[rows], gt, geometry, steps=steps, procedure=procedure, per_image=items is not None
+        )
+        if items is not None:
+            tr, s = tr
+            items |= {"taxo_tau": s["tau_d"], "taxo_P": s["P"], "taxo_R": s["R"]}
         out |= {f"taxo_{k}": v for k, v in tr.items()} | {"taxo_images": float(len(sel))}
     return out
 
 # %% ../../nbs/21_rcme.metrics.ipynb #d2e5dcae
-def rcme_evaluate(model, dataset, geometry: Geometry, *, steps: int = 50, procedure: str = "sweep",
-                  one_per_species: bool = True, species_seed: int | None = None, parts: Sequence[str] = RCME_PARTS,
-                  batch_size: int = 256, accelerator=None, items: dict | None = None) -> tuple[dict[str, float], Tensor]:
+def rcme_evaluate(
+    model,
+    dataset,
+    geometry: Geometry,
+    *,
+    steps: int = 50,
+    procedure: str = "sweep",
+    one_per_species: bool = True,
+    species_seed: int | None = None,
+    parts: Sequence[str] = RCME_PARTS,
+    batch_size: int = 256,
+    accelerator=None,
+    items: dict | None = None,
+) -> tuple[dict[str, float], Tensor]:
     """`rcme_scores` of `model` on a taxonomy dataset (`.taxonomy`, `.leaf(i)`, field "images"), the retrieval on
     `one_per_leaf(leaves, species_seed)` if `one_per_species`, for every text family of the dataset (`.text_families`,
     `.rank_text(node, family)`; without them: `taxonomy.rank_text`): plain keys for the first family; the others
     suffixed `_<key_safe(family)>`, with the parts that read texts (zero-shot, retrieval). Also returns the first
-    family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is embedded once, each image once.
+    family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is embedded once, each image
+    once.
     `items`: the first family's per-image retrieval arrays (`rcme_scores`)."""
     tax = getattr(dataset, "taxonomy", None)
     if tax is None or not hasattr(dataset, "leaf"):
-        raise TypeError(f"{type(dataset).__name__} needs `taxonomy` and `leaf(i)` (each sample's taxon path) for RCME's benchmark")
+        raise TypeError(
+            f"{type(dataset).__name__} needs `taxonomy` and `leaf(i)` (each sample's taxon path) for RCME's benchmark"
+        )
     leaves = [tuple(dataset.leaf(i)) for i in range(len(dataset))]
     img = embed_dataset(model, dataset, ["images"], batch_size, accelerator)["images"]
     sel = one_per_leaf(leaves, species_seed) if one_per_species else None
@@ -288,10 +390,24 @@ def rcme_evaluate(model, dataset, geometry: Geometry, *, steps: int = 50, proced
     for f in families:
         sfx, p = ("", parts) if f == families[0] else (f"_{key_safe(f)}", [q for q in parts if q != "i2i"])
         texts, _ = rank_text_table(tax, None if f is None else functools.partial(dataset.rank_text, family=f))
-        pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}        # distinct texts (two nodes could share one)
+        pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}  # distinct texts (two nodes could share one)
         node_emb = encode_texts(model, list(pos), batch_size, accelerator)[torch.tensor([pos[t] for t in texts])]
-        if p: out |= {k + sfx: v for k, v in rcme_scores(img, node_emb, tax, leaves, geometry, steps=steps, procedure=procedure,
-                                                         retrieval_images=sel, parts=p, items=items if not sfx else None).items()}
+        if p:
+            out |= {
+                k + sfx: v
+                for k, v in rcme_scores(
+                    img,
+                    node_emb,
+                    tax,
+                    leaves,
+                    geometry,
+                    steps=steps,
+                    procedure=procedure,
+                    retrieval_images=sel,
+                    parts=p,
+                    items=items if not sfx else None,
+                ).items()
+            }
         first = node_emb if first is None else first
     return out, first
 
@@ -299,21 +415,44 @@ def rcme_evaluate(model, dataset, geometry: Geometry, *, steps: int = 50, proced
 @dataclass
 class RCMEBenchParams:
     "Keys of the `rcme` benchmark (`eval.rcme.*`)."
-    root_text: str = doc("", "root text of Euclidean models: '' on HierShapes (as RE); the tree-of-life configs set 'Eukarya' (RCME sec. 5.1). Lorentz models use the origin")
+
+    root_text: str = doc(
+        "",
+        "root text of Euclidean models: '' on HierShapes (as RE); the tree-of-life configs set 'Eukarya' (RCME sec. "
+        "5.1). Lorentz models use the origin",
+    )
     steps: int = doc(50, "thresholds of the hierarchical-retrieval walk")
     procedure: str = doc("sweep", "hierarchical retrieval: sweep (RCME's released code) | paper (RE supp. B.5)")
     one_per_species: bool = doc(True, "hierarchical retrieval on one image per species (leaf), as RCME Table 1")
-    species_seed: int | None = doc(None, "which image per species: None = its first; an int = one drawn at random with this seed (the paper draws at random)")
-    hiershapes: bool = doc(True, "evaluate on HierShapes single-object scenes (eval.split, eval.n, eval.seed, eval.image_size)")
-    novel_taxa: bool = doc(True, "taxonomic tau and hierarchical retrieval also on eval.n scenes of the held-out subtrees (split novel_taxa, keys taxo_*_novel_taxa; HierShapes 2 only)")
-    treeoflife: str | None = doc(None, "TreeOfLife image_metadata.csv, its {split}_folders folder or the folder above (keys treeoflife_*)")
+    species_seed: int | None = doc(
+        None,
+        "which image per species: None = its first; an int = one drawn at random with this seed (the paper draws at "
+        "random)",
+    )
+    hiershapes: bool = doc(
+        True, "evaluate on HierShapes single-object scenes (eval.split, eval.n, eval.seed, eval.image_size)"
+    )
+    novel_taxa: bool = doc(
+        True,
+        "taxonomic tau and hierarchical retrieval also on eval.n scenes of the held-out subtrees (split novel_taxa, "
+        "keys taxo_*_novel_taxa; HierShapes 2 only)",
+    )
+    treeoflife: str | None = doc(
+        None, "TreeOfLife image_metadata.csv, its {split}_folders folder or the folder above (keys treeoflife_*)"
+    )
     treeoflife_split: str = doc("val", "TreeOfLife split: the {split}_folders folder to read")
-    treeoflife_images: str | None = doc(None, "folder the TreeOfLife relative_paths are relative to (default: the csv's folder)")
+    treeoflife_images: str | None = doc(
+        None, "folder the TreeOfLife relative_paths are relative to (default: the csv's folder)"
+    )
     inat21: str | None = doc(None, "iNat21 COCO-style json, e.g. val.json (keys inat21_*)")
     inat21_images: str | None = doc(None, "folder the iNat21 json's file names are relative to")
     bioclip_rare: str | None = doc(None, "BioCLIP-Rare metadata.csv (keys bioclip_rare_*)")
     bioclip_rare_images: str | None = doc(None, "folder the BioCLIP-Rare filepaths are relative to")
-    hier_csv: str | None = doc(None, "hierarchical-retrieval CSV `img_fn, captions` (R rank texts joined by '=>'): retrieval on all its rows (keys hier_csv_taxo_*)")
+    hier_csv: str | None = doc(
+        None,
+        "hierarchical-retrieval CSV `img_fn, captions` (R rank texts joined by '=>'): retrieval on all its rows (keys "
+        "hier_csv_taxo_*)",
+    )
     hier_csv_images: str | None = doc(None, "folder the hierarchical-retrieval CSV's img_fn are relative to")
 
 # %% ../../nbs/21_rcme.metrics.ipynb #65e7a84c
@@ -326,19 +465,36 @@ def _save_rank_plot(node_emb: Tensor, taxonomy, geometry: Geometry, path: Path, 
 def _real_datasets(p: RCMEBenchParams, cfg: EvalCfg) -> list[tuple[str, object, dict]]:
     """(key prefix, dataset, `rcme_evaluate` options) of each real format set in `p`, images at `cfg.image_size`. The
     hierarchical-retrieval CSV is RCME's retrieval set itself: every row is used, for the retrieval only."""
-    if not any((p.treeoflife, p.inat21, p.bioclip_rare, p.hier_csv)): return []
+    if not any((p.treeoflife, p.inat21, p.bioclip_rare, p.hier_csv)):
+        return []
     from argent_nb.datasets.treeoflife import BioCLIPRare, HierRetrieval, INat21, TreeOfLife
-    kw, per = dict(image_size=cfg.image_size, fields=["images"]), dict(one_per_species=p.one_per_species, species_seed=p.species_seed)
+
+    kw, per = (
+        dict(image_size=cfg.image_size, fields=["images"]),
+        dict(one_per_species=p.one_per_species, species_seed=p.species_seed),
+    )
     out = []
-    if p.treeoflife: out.append(("treeoflife", TreeOfLife(p.treeoflife, p.treeoflife_split, image_root=p.treeoflife_images, **kw), per))
-    if p.inat21: out.append(("inat21", INat21(p.inat21, image_root=p.inat21_images, **kw), per))
-    if p.bioclip_rare: out.append(("bioclip_rare", BioCLIPRare(p.bioclip_rare, image_root=p.bioclip_rare_images, **kw), per))
+    if p.treeoflife:
+        out.append(
+            ("treeoflife", TreeOfLife(p.treeoflife, p.treeoflife_split, image_root=p.treeoflife_images, **kw), per)
+        )
+    if p.inat21:
+        out.append(("inat21", INat21(p.inat21, image_root=p.inat21_images, **kw), per))
+    if p.bioclip_rare:
+        out.append(("bioclip_rare", BioCLIPRare(p.bioclip_rare, image_root=p.bioclip_rare_images, **kw), per))
     if p.hier_csv:
-        out.append(("hier_csv", HierRetrieval(p.hier_csv, image_root=p.hier_csv_images, **kw), dict(one_per_species=False, parts=["retrieval"])))
+        out.append(
+            (
+                "hier_csv",
+                HierRetrieval(p.hier_csv, image_root=p.hier_csv_images, **kw),
+                dict(one_per_species=False, parts=["retrieval"]),
+            )
+        )
     return out
 
 # %% ../../nbs/21_rcme.metrics.ipynb #20ed387a
 _REAL = ("treeoflife", "inat21", "bioclip_rare", "hier_csv")
+
 
 def check_rcme(cfg, p: RCMEBenchParams) -> None:
     """What `check_eval` runs for `eval.rcme` before a run writes anything: each real format read as the benchmark reads
@@ -360,9 +516,13 @@ def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     p = benchmark_params(cfg, "rcme")
     check_steps_procedure(p.steps, p.procedure)
     hs = dict(one_per_species=p.one_per_species, species_seed=p.species_seed)
-    sets = ([("", hiershapes_eval_set(cfg, ["images"], max_objects=1), hs)]
-            if p.hiershapes else []) + _real_datasets(p, cfg)
-    if not sets: raise ValueError("eval.rcme has nothing to evaluate: eval.rcme.hiershapes is false and no real-format path is set")
+    sets = ([("", hiershapes_eval_set(cfg, ["images"], max_objects=1), hs)] if p.hiershapes else []) + _real_datasets(
+        p, cfg
+    )
+    if not sets:
+        raise ValueError(
+            "eval.rcme has nothing to evaluate: eval.rcme.hiershapes is false and no real-format path is set"
+        )
     geo, out = entailment_geometry(model, accelerator, root_text=p.root_text), {}
     run = dict(steps=p.steps, procedure=p.procedure, batch_size=cfg.batch_size, accelerator=accelerator)
     for name, ds, opts in sets:
