@@ -6,8 +6,10 @@ saved image (notebooks are committed executed: `python tools/run_nbs.py NB`); no
 MAX_EXPORT_LINES lines, directives included (one function per cell; a class is exempt: it stays whole, in one cell
 however long, or grows over later cells with fastcore's `@patch`, each method followed by its test); and no stored
 output may hold a machine path, a warning or a progress-bar frame. Run on the whole project, it also checks that
-README.md is what nbs/index.ipynb gives (`tools/make_readme.py`), that the landing page names every notebook, and
-that nothing cites files outside the repository. There are no opt-outs.
+README.md is what nbs/index.ipynb gives (`tools/make_readme.py`), that the landing page names every notebook, that
+nothing cites files outside the repository, and that ruff finds the sources formatted and clean (`ruff format --check`
+and `ruff check` over nbs/ and tools/, `ruff check` over the generated package; pyproject.toml [tool.ruff]). There are
+no opt-outs.
 
     python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
@@ -94,6 +96,19 @@ def unmapped_notebooks(nbs: Path) -> list[str]:
     index = json.loads((nbs / "index.ipynb").read_text())
     text = "".join("".join(c["source"]) for c in index["cells"] if c["cell_type"] == "markdown")
     return [f.stem for f in sorted(nbs.glob("*.ipynb")) if f.stem != "index" and f"`{f.stem}`" not in text]
+
+
+def ruff_problems(root: Path) -> list[str]:
+    "What `ruff format --check` (nbs/, tools/) and `ruff check` (nbs/, tools/, the package) report, one line each."
+    import subprocess
+
+    cmds = [["format", "--check", "nbs", "tools"], ["check", "--output-format", "concise", "nbs", "tools", "argent_nb"]]
+    out = []
+    for args in cmds:
+        r = subprocess.run([sys.executable, "-m", "ruff", *args], cwd=root, capture_output=True, text=True)
+        if r.returncode:
+            out += [l for l in (r.stdout + r.stderr).splitlines() if l.strip() and not l.startswith("Found ")]
+    return out
 
 
 def lint(fn) -> list[str]:
@@ -187,6 +202,10 @@ def main(argv=None):
         if missing := unmapped_notebooks(Path(cfg.nbs_path)):
             print(f"index.ipynb: notebooks the landing page does not name: {missing}")
             failed.append("index.ipynb")
+        if lint_out := ruff_problems(Path(cfg.config_path)):
+            print("ruff (run `ruff format nbs tools` and fix what `ruff check nbs tools argent_nb` reports):")
+            print(*lint_out[:40], sep="\n  ")
+            failed.append("ruff")
     for f in files:
         problems = lint(f)
         for pr in problems:

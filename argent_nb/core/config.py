@@ -18,13 +18,13 @@ __all__ = ['MAX_YAML_BYTES', 'MAX_YAML_NODES', 'ConfigError', 'doc', 'config_key
 class ConfigError(ValueError):
     "A config key or value that does not fit the config's schema."
 
-# %% ../../nbs/00_core.config.ipynb #b9dff31b
+# %% ../../nbs/00_core.config.ipynb #0e8c4364
 def _deepcopy(cfg):
     import copy
 
     return copy.deepcopy(cfg)
 
-
+# %% ../../nbs/00_core.config.ipynb #b9dff31b
 def doc(
     default,
     text: str,
@@ -76,35 +76,25 @@ def config_keys(cfg) -> dict:
     "Every leaf key of `cfg` with its current value, in declaration order."
     return {k: v for k, (v, _) in _leaves(cfg).items()}
 
-# %% ../../nbs/00_core.config.ipynb #d86367e7
-def _coerce(value, tp, key):
-    "Convert a YAML-parsed `value` to the annotated type `tp`, or raise ConfigError naming `key`."
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args:
-            return None
-        errs = []
-        for a in args:
-            if a is type(None):
-                continue
-            try:
-                return _coerce(value, a, key)
-            except ConfigError as e:
-                errs.append(str(e))
-        raise ConfigError(f"{key}: {value!r} fits none of {tp} ({'; '.join(errs)})")
-    if tp is typing.Any:
-        return value
-    if origin in (list, tuple):
-        if isinstance(value, str):
-            value = [value] if value else []
-        if not isinstance(value, (list, tuple)):
-            raise ConfigError(f"{key}: expected a list, got {value!r}")
-        inner = args[0] if args else typing.Any
-        return (list if origin is list else tuple)(_coerce(v, inner, f"{key}[{i}]") for i, v in enumerate(value))
-    if origin is dict or tp is dict:
-        if not isinstance(value, dict):
-            raise ConfigError(f"{key}: expected a mapping, got {value!r}")
-        return dict(value)
+# %% ../../nbs/00_core.config.ipynb #797a4cda
+def _coerce_union(value, tp, key):
+    "`_coerce` for a union type `tp`: `None` where allowed, else the first member type that takes `value`."
+    args = typing.get_args(tp)
+    if value is None and type(None) in args:
+        return None
+    errs = []
+    for a in args:
+        if a is type(None):
+            continue
+        try:
+            return _coerce(value, a, key)
+        except ConfigError as e:
+            errs.append(str(e))
+    raise ConfigError(f"{key}: {value!r} fits none of {tp} ({'; '.join(errs)})")
+
+# %% ../../nbs/00_core.config.ipynb #256d42e9
+def _coerce_scalar(value, tp, key):
+    "`_coerce` for the scalar types bool, int, float and str (any other `tp`: `value` unchanged)."
     if tp is bool:
         if isinstance(value, bool):
             return value
@@ -125,6 +115,27 @@ def _coerce(value, tp, key):
             raise ConfigError(f"{key}: expected a string, got {value!r}")
         return str(value)
     return value
+
+# %% ../../nbs/00_core.config.ipynb #d86367e7
+def _coerce(value, tp, key):
+    "Convert a YAML-parsed `value` to the annotated type `tp`, or raise ConfigError naming `key`."
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return _coerce_union(value, tp, key)
+    if tp is typing.Any:
+        return value
+    if origin in (list, tuple):
+        if isinstance(value, str):
+            value = [value] if value else []
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"{key}: expected a list, got {value!r}")
+        inner = args[0] if args else typing.Any
+        return (list if origin is list else tuple)(_coerce(v, inner, f"{key}[{i}]") for i, v in enumerate(value))
+    if origin is dict or tp is dict:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{key}: expected a mapping, got {value!r}")
+        return dict(value)
+    return _coerce_scalar(value, tp, key)
 
 # %% ../../nbs/00_core.config.ipynb #84e35134
 def _choices(f) -> tuple | None:
@@ -233,11 +244,11 @@ def fill_absent(cfg, data: dict) -> dict:
             out[f.name] = f.metadata["absent"]
     return out
 
-# %% ../../nbs/00_core.config.ipynb #6142ff0b
+# %% ../../nbs/00_core.config.ipynb #2907b351
 def _hint(cfg, name):
     return typing.get_type_hints(type(cfg))[name]
 
-
+# %% ../../nbs/00_core.config.ipynb #6142ff0b
 def set_key(cfg, key: str, value):
     """Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type and checking its
     rules;
@@ -404,6 +415,34 @@ def validate(cfg, prefix: str = ""):
         check_value(_coerce(v, hints[f.name], key), f, key)
     return cfg
 
+# %% ../../nbs/00_core.config.ipynb #a0911b4f
+def _read_config_file(path: Path) -> dict:
+    "The mapping a yaml config file holds (`yaml_load`), or a ConfigError that names the file and what is wrong."
+    if not path.exists():
+        raise FileNotFoundError(f"config file {path} does not exist")
+    if path.is_dir():
+        raise ConfigError(f"config file {path} is a directory, expected a yaml file")
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_YAML_BYTES + 1)  # a pipe (`<(...)`) reads too; /dev/zero stops here
+    except OSError as e:
+        raise ConfigError(f"config file {path}: cannot be read ({e.strerror})") from None
+    if len(raw) > MAX_YAML_BYTES:
+        raise ConfigError(f"config file {path} holds more than {MAX_YAML_BYTES:,} bytes; a yaml config holds a few kB")
+    try:
+        data = yaml_load(raw.decode("utf-8").removeprefix("\ufeff"), str(path)) or {}
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{path} is not valid YAML: {' '.join(str(e).split())}") from None
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        raise ConfigError(
+            f"config file {path} is not a text (yaml) file: line {line} holds byte 0x{raw[e.start]:02x} "
+            f"({e.reason}); expected UTF-8 text"
+        ) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a mapping of config groups, got {type(data).__name__}")
+    return data
+
 # %% ../../nbs/00_core.config.ipynb #46131de9
 def load_config(
     default,
@@ -419,31 +458,7 @@ def load_config(
     cfg = default
     if path is not None:
         path = Path(path)
-        if not path.exists():
-            raise FileNotFoundError(f"config file {path} does not exist")
-        if path.is_dir():
-            raise ConfigError(f"config file {path} is a directory, expected a yaml file")
-        try:
-            with open(path, "rb") as f:
-                raw = f.read(MAX_YAML_BYTES + 1)  # a pipe (`<(...)`) reads too; /dev/zero stops here
-        except OSError as e:
-            raise ConfigError(f"config file {path}: cannot be read ({e.strerror})") from None
-        if len(raw) > MAX_YAML_BYTES:
-            raise ConfigError(
-                f"config file {path} holds more than {MAX_YAML_BYTES:,} bytes; a yaml config holds a few kB"
-            )
-        try:
-            data = yaml_load(raw.decode("utf-8").removeprefix("\ufeff"), str(path)) or {}
-        except yaml.YAMLError as e:
-            raise ConfigError(f"{path} is not valid YAML: {' '.join(str(e).split())}") from None
-        except UnicodeDecodeError as e:
-            line = raw.count(b"\n", 0, e.start) + 1
-            raise ConfigError(
-                f"config file {path} is not a text (yaml) file: line {line} holds byte 0x{raw[e.start]:02x} "
-                f"({e.reason}); expected UTF-8 text"
-            ) from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path} must hold a mapping of config groups, got {type(data).__name__}")
+        data = _read_config_file(path)
         try:
             cfg = apply(default, data)
         except ConfigError as e:
@@ -474,7 +489,7 @@ def save_config(cfg, path: str | Path):
         tmp.unlink(missing_ok=True)
         raise
 
-# %% ../../nbs/00_core.config.ipynb #a56c966c
+# %% ../../nbs/00_core.config.ipynb #4d8018aa
 def _rules_text(f) -> str:
     m, out = f.metadata, []
     if (cs := _choices(f)) is not None:
@@ -482,7 +497,7 @@ def _rules_text(f) -> str:
     out += [f"{op} {m[k]}" for k, op in (("min", ">="), ("gt", ">"), ("max", "<=")) if k in m]
     return f" [{'; '.join(out)}]" if out else ""
 
-
+# %% ../../nbs/00_core.config.ipynb #e9564ef6
 def _renamed_text(cfg, width: int = 100) -> str:
     "The closing note of `config_help`: per group, each old key -> its new key (and old values -> new)."
     groups = {}
@@ -501,7 +516,7 @@ def _renamed_text(cfg, width: int = 100) -> str:
         for g, olds in groups.items()
     )
 
-
+# %% ../../nbs/00_core.config.ipynb #a56c966c
 def config_help(cfg, width: int = 100) -> str:
     """Every key with its default (and its doc, from field metadata `doc`, and its rules: choices, bounds), under a
     heading per group (`optim:`), each line within `width` columns (a long doc wrapped below its key); then, if any,
