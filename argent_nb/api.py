@@ -24,8 +24,7 @@ __all__ = ['Embedder', 'load']
 class Embedder:
     """A trained model for your own images and texts: `preprocess` images, `embed_images` / `embed_texts` to points of
     the model's geometry (float32, on the CPU); `embed` takes either, or points; `similarity` and `entailment` score
-    every
-    pair of two such inputs (grown below with `@patch`)."""
+    every pair of two such inputs (grown below with `@patch`)."""
 
     def __init__(
         self, model: HierModel, checkpoint: str | os.PathLike | None = None, device: str | torch.device | None = None
@@ -88,15 +87,15 @@ class Embedder:
 # %% ../nbs/46_api.ipynb #d38f94a4
 def load(path: str | os.PathLike, device: str | torch.device | None = None) -> Embedder:
     """An `Embedder` of the trained model at `path`: a run folder (its newest complete checkpoint) or a checkpoint
-    inside
-    one, built from the run's saved config (`runs.load_run_model`); on `device` (default: the GPU when there is one)."""
+    inside one, built from the run's saved config (`runs.load_run_model`); on `device` (default: the GPU when there is
+    one)."""
     model, ckpt = load_run_model(path)
     return Embedder(model, ckpt, device)
 
 # %% ../nbs/46_api.ipynb #fb289eaf
-def _kind(x) -> str:
+def _kind(x, what: str = "input") -> str:
     """'text', 'image', 'tensor' (an image [3, H, W]) or 'bad': what one item of a list given to `Embedder.embed` is
-    (see there)."""
+    (see there). A string with an image suffix naming no file: FileNotFoundError naming the argument `what`."""
     if isinstance(x, (Image.Image, Path)):
         return "image"
     if isinstance(x, Tensor):
@@ -107,7 +106,7 @@ def _kind(x) -> str:
         return "text"
     if not Path(x).is_file():
         raise FileNotFoundError(
-            f"{x}: no such image file (a string ending in {Path(x).suffix} is read as an image's path)"
+            f"{what}: {x}: no such image file (a string ending in {Path(x).suffix} is read as an image's path)"
         )
     return "image"
 
@@ -115,9 +114,8 @@ def _kind(x) -> str:
 @patch
 @torch.no_grad()
 def embed(self: Embedder, x, what: str = "input") -> Tensor:
-    """Points [N, D] of `x`: a text (`str`), an image (a path: a `Path`, or a `str` ending in an image suffix that
-    names a
-    file; a PIL image), a list of texts and images (in order), images as a float tensor [3, H, W] or [N, 3, H, W] in
+    """Points [N, D] of `x`: a text (`str`), an image (a path: a `Path`, or a `str` ending in an image suffix that names
+    a file; a PIL image), a list of texts and images (in order), images as a float tensor [3, H, W] or [N, 3, H, W] in
     [0, 1] (also in a list), or points of this model ([D] or [N, D]). Anything else: a ValueError in one line naming
     `what`."""
     expect = (
@@ -134,7 +132,7 @@ def embed(self: Embedder, x, what: str = "input") -> Tensor:
     items = [x] if isinstance(x, (str, Path, Image.Image)) else list(x) if isinstance(x, (list, tuple)) else None
     if not items:
         raise ValueError(f"{what}: expected {expect}; got {'an empty list' if items == [] else type(x).__name__}")
-    kinds = [_kind(v) for v in items]
+    kinds = [_kind(v, what) for v in items]
     if "bad" in kinds:
         raise ValueError(
             f"{what}: expected {expect}; got a list holding a value of type {type(items[kinds.index('bad')]).__name__}"

@@ -50,10 +50,9 @@ SCENE = "@scene"
 
 def foil_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     """Per valid foil, 1 where the image is more similar to its caption than to the foil, else 0:
-    `foil_<type>_<seen|novel>`
-    and, where the world tags its foils (HierShapes 2), `foil_<type>_binding_*` and `foil_<type>_bow_*` (the `ceclip`
-    benchmark's keys), with `foil_binding_*` and `foil_bow_*` pooling every type's foils of the stratum; each with
-    its `SCENE` key, the sample of each foil."""
+    `foil_<type>_<seen|novel>` and, where the world tags its foils (HierShapes 2), `foil_<type>_binding_*` and
+    `foil_<type>_bow_*` (the `ceclip` benchmark's keys), with `foil_binding_*` and `foil_bow_*` pooling every type's
+    foils of the stratum; each with its `SCENE` key, the sample of each foil."""
     p, out = benchmark_params(cfg, "ceclip"), {}
     seen = cfg.split if cfg.split != "novel" else "test"
     for tag, split in [("seen", seen)] + ([("novel", "novel")] if p.novel else []):
@@ -145,10 +144,9 @@ def item_outcomes(
     model, cfg: EvalCfg, families: Sequence[str] | None = None, accelerator=None, by_family: bool = False
 ) -> dict:
     """{key: float64 [items]} of `model` on the items `cfg` selects, for `families` (names of `ITEM_FAMILIES`; None:
-    all),
-    each array's mean the suite's value of that key (the pooled foil keys excepted). As `run_benchmarks`: eval mode, no
-    gradients, each split's fields embedded once for all `families`, the model's mode restored. With `by_family`:
-    {family: {key: items}}."""
+    all), each array's mean the suite's value of that key (the pooled foil keys excepted). As `run_benchmarks`: eval
+    mode, no gradients, each split's fields embedded once for all `families`, the model's mode restored. With
+    `by_family`: {family: {key: items}}."""
     names = list(ITEM_FAMILIES) if families is None else list(families)
     if bad := [f for f in names if f not in ITEM_FAMILIES]:
         raise ValueError(f"unknown outcome families {bad}; expected some of {list(ITEM_FAMILIES)}")
@@ -169,10 +167,9 @@ def hier_chance(
     tiers: Sequence[Sequence[str]], steps: int | None = None, draws: int = 20, images: int = 200, seed: int = 0
 ) -> dict[str, float]:
     """Chance of RE's per-image hierarchical `P` and `R` (the paper's procedure, `steps` as the `re` benchmark's
-    default)
-    for images whose tier texts are `tiers` ([N][T], distinct within an image): `P` = T / M exactly and `R` = E[K] / M,
-    K the distinct predictions, simulated on `draws` x `images` random scorers (uniform similarities and radii; `R_se`
-    its Monte-Carlo standard error), M the distinct texts (see above)."""
+    default) for images whose tier texts are `tiers` ([N][T], distinct within an image): `P` = T / M exactly and `R` =
+    E[K] / M, K the distinct predictions, simulated on `draws` x `images` random scorers (uniform similarities and
+    radii; `R_se` its Monte-Carlo standard error), M the distinct texts (see above)."""
     T = {len(ts) for ts in tiers}
     if len(T) != 1 or any(len(set(ts)) != len(ts) for ts in tiers):
         raise ValueError("hier_chance: every image needs the same number of distinct tier texts")
@@ -201,8 +198,7 @@ _CHANCES: dict = {}
 
 def key_chance(key: str, cfg: EvalCfg) -> float:
     """The chance value of per-item key `key` (a key of `ITEM_FAMILIES`' outcomes) on the items `cfg` selects (see
-    above);
-    KeyError naming the key where none is derived."""
+    above); KeyError naming the key where none is derived."""
     base, split = (key.removesuffix("_novel_taxa"), "novel_taxa") if key.endswith("_novel_taxa") else (key, cfg.split)
     if SCENE in key:
         raise KeyError(f"{key!r} labels items with their scenes; it has no chance value")

@@ -49,9 +49,8 @@ def git_code_version(root: str | os.PathLike) -> dict | None:
 # %% ../nbs/45a_provenance.ipynb #7be36fad
 def code_version(package: str | os.PathLike | None = None) -> dict:
     """The version of the code in the package folder `package` (default: the `argent_nb` that Python imports): the
-    snapshot's
-    `_code_version.json` when the folder carries one, else its git checkout's (`git_code_version`), else no commit.
-    Always has `commit`, `dirty`, `diff_sha256`, `source` (snapshot | git | none) and `package_version`."""
+    snapshot's `_code_version.json` when the folder carries one, else its git checkout's (`git_code_version`), else no
+    commit. Always has `commit`, `dirty`, `diff_sha256`, `source` (snapshot | git | none) and `package_version`."""
     pkg = Path(package) if package is not None else Path(importlib.util.find_spec("argent_nb").origin).resolve().parent
     try:
         pv = metadata.version(pkg.name)
@@ -87,8 +86,7 @@ def parse_cpuinfo(text: str) -> dict:
 # %% ../nbs/45a_provenance.ipynb #aa9ac285
 def machine_info() -> dict:
     """This machine as far as it changes numbers: the CPU (model, vector extensions, the capability torch's kernels
-    use),
-    the usable cores, torch's threads, and the GPUs torch sees (names; none on a CPU-only machine)."""
+    use), the usable cores, torch's threads, and the GPUs torch sees (names; none on a CPU-only machine)."""
     import torch
 
     try:

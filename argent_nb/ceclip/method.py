@@ -86,10 +86,9 @@ class CECLIPParams:
 @register_method
 class CECLIP(Method):
     """CE-CLIP (Zhang et al., 2023): ITC with hard negatives + intra-modal contrast + cross-modal rank with adaptive
-    thresholds.
-    The method state is the per-type thresholds (Eq. 7), in `threshold_units`: updated after each step, reset per epoch
-    as
-    released if asked; the hinge gets them in logits (cosine margins times the step's logit scale)."""
+    thresholds. The method state is the per-type thresholds (Eq. 7), in `threshold_units`: updated after each step,
+    reset per epoch as released if asked; the hinge gets them in logits (cosine margins times the step's logit
+    scale)."""
 
     name = "ceclip"
     head = "euclidean"

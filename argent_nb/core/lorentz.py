@@ -119,9 +119,8 @@ MERU_APERTURE_EPS = 1e-8
 @fp32_geometry
 def half_aperture(x: Tensor, c, K: float = 0.1, eps: float = 1e-6) -> Tensor:
     """Half-aperture arcsin(min(2K / (sqrt(c)||x~||), 1 - eps)) of the entailment cone at each point of `x` [..., D] ->
-    [...].
-    1 - eps is taken in x's dtype (float32 rounds 1 - 1e-8 to 1, as the released clamp does); clamped points get the
-    constant arcsin(1 - eps), gradient 0."""
+    [...]. 1 - eps is taken in x's dtype (float32 rounds 1 - 1e-8 to 1, as the released clamp does); clamped points get
+    the constant arcsin(1 - eps), gradient 0."""
     rb = norm_boundary(c, K, like=x)
     s = rb / torch.maximum(torch.linalg.vector_norm(x, dim=-1), rb)
     top = torch.tensor(1 - eps, dtype=x.dtype, device=x.device)

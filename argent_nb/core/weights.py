@@ -415,8 +415,7 @@ def torchscript_to_safetensors(src: str | os.PathLike, dst: str | os.PathLike, a
 def _load_torchscript(clip: nn.Module, path: str, allow_torchscript: bool = False) -> None:
     """Load a TorchScript CLIP archive into `clip`, only with `allow_torchscript` and only a file torch takes for one:
     `torchscript_to_safetensors` into a temporary folder, then open_clip's `load_checkpoint` of that file (it converts
-    the
-    state dict as for any weights file), so opting in and converting once give the same model. Any key of `clip` the
+    the state dict as for any weights file), so opting in and converting once give the same model. Any key of `clip` the
     archive lacks, or any key it has that `clip` lacks, is an error."""
     with tempfile.TemporaryDirectory(prefix="argent_torchscript_") as d:
         f = torchscript_to_safetensors(path, Path(d) / "weights.safetensors", allow_torchscript=allow_torchscript)
