@@ -254,11 +254,10 @@ def ceclip_loss(
 ) -> dict:
     """Eq. 8 from `ceclip_logits`: L = L_itc(hn) + imc_weight L_imc + cmr_weight L_cmr (the paper's alpha and beta) with
     the step's `thresholds` [n_types] (logit units) and the negatives' `types` [B, K]. `itc_variant` release: each
-    image's
-    softmax holds every negative of the batch; paper: its own only. `reduction` mean: each term's mean; sum: the paper's
-    sums / B (per sample). Returns 'loss', the terms (detached; L_itc(hn) as 'contrastive', the name of the image-text
-    contrastive term in every method), per type the thresholds used (`th_<type>`), the gap statistic for the next ones
-    (`gap_<type>`, `n_<type>`), and `hn_acc`."""
+    image's softmax holds every negative of the batch; paper: its own only. `reduction` mean: each term's mean; sum: the
+    paper's sums / B (per sample). Returns 'loss', the terms (detached; L_itc(hn) as 'contrastive', the name of the
+    image-text contrastive term in every method), per type the thresholds used (`th_<type>`), the gap statistic for the
+    next ones (`gap_<type>`, `n_<type>`), and `hn_acc`."""
     s = sims
     hn = _itc_negatives(s, itc_variant, contrastive_hard_negatives)
     con = itc_hn_loss(s["i2t"], s["t2i"], *hn, s["offset"], reduction)

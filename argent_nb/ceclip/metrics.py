@@ -50,8 +50,8 @@ def _score_rows(x, name: str) -> list[np.ndarray]:
 
 
 def strict_wins(pos, neg) -> np.ndarray:
-    """Bool [N]: item i is right iff min of its true-caption scores > max of its foil scores
-    (ties wrong, CE-CLIP sec. 4.1)."""
+    """Bool [N]: item i is right iff min of its true-caption scores > max of its foil scores (ties wrong, CE-CLIP sec.
+    4.1)."""
     P, Q = _score_rows(pos, "pos"), _score_rows(neg, "neg")
     if len(P) != len(Q):
         raise ValueError(f"pos has {len(P)} items but neg has {len(Q)}")
@@ -83,156 +83,28 @@ def macro_accuracy(correct, groups: Sequence[str], min_count: int = 1, exclude: 
     return float(np.mean(list(acc.values()))) if acc else math.nan
 
 # %% ../../nbs/32_ceclip.metrics.ipynb #962e672d
-ARO_SYMMETRIC_RELATIONS = (
-    "adjusting",
-    "attached to",
-    "between",
-    "bigger than",
-    "biting",
-    "boarding",
-    "brushing",
-    "chewing",
-    "cleaning",
-    "climbing",
-    "close to",
-    "coming from",
-    "coming out of",
-    "contain",
-    "crossing",
-    "dragging",
-    "draped over",
-    "drinking",
-    "drinking from",
-    "driving",
-    "driving down",
-    "driving on",
-    "eating from",
-    "eating in",
-    "enclosing",
-    "exiting",
-    "facing",
-    "filled with",
-    "floating in",
-    "floating on",
-    "flying",
-    "flying above",
-    "flying in",
-    "flying over",
-    "flying through",
-    "full of",
-    "going down",
-    "going into",
-    "going through",
-    "grazing in",
-    "growing in",
-    "growing on",
-    "guiding",
-    "hanging from",
-    "hanging in",
-    "hanging off",
-    "hanging over",
-    "higher than",
-    "holding onto",
-    "hugging",
-    "in between",
-    "jumping off",
-    "jumping on",
-    "jumping over",
-    "kept in",
-    "larger than",
-    "leading",
-    "leaning over",
-    "leaving",
-    "licking",
-    "longer than",
-    "looking in",
-    "looking into",
-    "looking out",
-    "looking over",
-    "looking through",
-    "lying next to",
-    "lying on top of",
-    "making",
-    "mixed with",
-    "mounted on",
-    "moving",
-    "on the back of",
-    "on the edge of",
-    "on the front of",
-    "on the other side of",
-    "opening",
-    "painted on",
-    "parked at",
-    "parked beside",
-    "parked by",
-    "parked in",
-    "parked in front of",
-    "parked near",
-    "parked next to",
-    "perched on",
-    "petting",
-    "piled on",
-    "playing",
-    "playing in",
-    "playing on",
-    "playing with",
-    "pouring",
-    "reaching for",
-    "reading",
-    "reflected on",
-    "riding on",
-    "running in",
-    "running on",
-    "running through",
-    "seen through",
-    "sitting behind",
-    "sitting beside",
-    "sitting by",
-    "sitting in front of",
-    "sitting near",
-    "sitting next to",
-    "sitting under",
-    "skiing down",
-    "skiing on",
-    "sleeping in",
-    "sleeping on",
-    "smiling at",
-    "sniffing",
-    "splashing",
-    "sprinkled on",
-    "stacked on",
-    "standing against",
-    "standing around",
-    "standing behind",
-    "standing beside",
-    "standing in front of",
-    "standing near",
-    "standing next to",
-    "staring at",
-    "stuck in",
-    "surrounding",
-    "swimming in",
-    "swinging",
-    "talking to",
-    "topped with",
-    "touching",
-    "traveling down",
-    "traveling on",
-    "tying",
-    "typing on",
-    "underneath",
-    "wading in",
-    "waiting for",
-    "walking across",
-    "walking by",
-    "walking down",
-    "walking next to",
-    "walking through",
-    "working in",
-    "working on",
-    "worn on",
-    "wrapped around",
-    "wrapped in",
+ARO_SYMMETRIC_RELATIONS = tuple(
+    r.strip()
+    for r in """
+    adjusting, attached to, between, bigger than, biting, boarding, brushing, chewing, cleaning, climbing, close to,
+    coming from, coming out of, contain, crossing, dragging, draped over, drinking, drinking from, driving,
+    driving down, driving on, eating from, eating in, enclosing, exiting, facing, filled with, floating in,
+    floating on, flying, flying above, flying in, flying over, flying through, full of, going down, going into,
+    going through, grazing in, growing in, growing on, guiding, hanging from, hanging in, hanging off, hanging over,
+    higher than, holding onto, hugging, in between, jumping off, jumping on, jumping over, kept in, larger than,
+    leading, leaning over, leaving, licking, longer than, looking in, looking into, looking out, looking over,
+    looking through, lying next to, lying on top of, making, mixed with, mounted on, moving, on the back of,
+    on the edge of, on the front of, on the other side of, opening, painted on, parked at, parked beside, parked by,
+    parked in, parked in front of, parked near, parked next to, perched on, petting, piled on, playing, playing in,
+    playing on, playing with, pouring, reaching for, reading, reflected on, riding on, running in, running on,
+    running through, seen through, sitting behind, sitting beside, sitting by, sitting in front of, sitting near,
+    sitting next to, sitting under, skiing down, skiing on, sleeping in, sleeping on, smiling at, sniffing, splashing,
+    sprinkled on, stacked on, standing against, standing around, standing behind, standing beside,
+    standing in front of, standing near, standing next to, staring at, stuck in, surrounding, swimming in, swinging,
+    talking to, topped with, touching, traveling down, traveling on, tying, typing on, underneath, wading in,
+    waiting for, walking across, walking by, walking down, walking next to, walking through, working in, working on,
+    worn on, wrapped around, wrapped in
+""".split(",")
 )
 "Relations ARO's release drops from the VG-Relation macro average (from memory of its README; see above)."
 
@@ -334,7 +206,7 @@ def compositional_correct(
         k += len(it.neg)
     return strict_wins(pos, neg)
 
-# %% ../../nbs/32_ceclip.metrics.ipynb #de607b41
+# %% ../../nbs/32_ceclip.metrics.ipynb #947d0ec7
 def _slot_accuracy(right: Tensor, slots: Tensor, valid: Tensor, name: str) -> dict[str, float]:
     "{name: accuracy over the valid foils among `slots` (NaN without one), name_invalid: the invalid ones among them}."
     m = slots & valid
@@ -343,20 +215,14 @@ def _slot_accuracy(right: Tensor, slots: Tensor, valid: Tensor, name: str) -> di
         f"{name}_invalid": float((slots & ~valid).sum()),
     }
 
-
+# %% ../../nbs/32_ceclip.metrics.ipynb #b6e3e2f4
 def _nanmean(vals) -> float:
     vals = [v for v in vals if not math.isnan(v)]
     return float(np.mean(vals)) if vals else math.nan
 
-
-def foil_accuracy(
-    image_emb, caption_emb, foil_emb, foil_types, foil_valid, geometry: Geometry, foil_binding=None
-) -> dict[str, float]:
-    """Foil accuracy per hard-negative type (see above): `image_emb`, `caption_emb` [N, D]; `foil_emb` [N, K, D];
-    `foil_types` int [N, K] (indices into `HARD_NEGATIVE_TYPES`); `foil_valid` bool [N, K]; `foil_binding` bool [N, K]
-    (binding-only tags) or None. Returns, per type in `foil_types`, {type: accuracy (NaN without a valid foil),
-    "<type>_invalid": count}, and "mean"; with `foil_binding` also "<type>_binding", "<type>_bow" (and their
-    `_invalid`), "mean_binding", "mean_bow"."""
+# %% ../../nbs/32_ceclip.metrics.ipynb #c2646215
+def _foil_inputs(image_emb, caption_emb, foil_emb, foil_types, foil_valid, foil_binding) -> tuple:
+    "`foil_accuracy`'s inputs as checked tensors: float embeddings, long types, bool masks (`bind`: None without tags)."
     img, cap, foils = (torch.as_tensor(v).float() for v in (image_emb, caption_emb, foil_emb))
     types, valid = torch.as_tensor(foil_types).long(), torch.as_tensor(foil_valid).bool()
     if img.ndim != 2 or cap.shape != img.shape or foils.ndim != 3 or foils.shape[::2] != img.shape:
@@ -374,6 +240,20 @@ def foil_accuracy(
     bind = None if foil_binding is None else torch.as_tensor(foil_binding).bool()
     if bind is not None and bind.shape != types.shape:
         raise ValueError(f"foil_binding must be [N, K] = {tuple(types.shape)}, got {tuple(bind.shape)}")
+    return img, cap, foils, types, valid, bind
+
+# %% ../../nbs/32_ceclip.metrics.ipynb #de607b41
+def foil_accuracy(
+    image_emb, caption_emb, foil_emb, foil_types, foil_valid, geometry: Geometry, foil_binding=None
+) -> dict[str, float]:
+    """Foil accuracy per hard-negative type (see above): `image_emb`, `caption_emb` [N, D]; `foil_emb` [N, K, D];
+    `foil_types` int [N, K] (indices into `HARD_NEGATIVE_TYPES`); `foil_valid` bool [N, K]; `foil_binding` bool [N, K]
+    (binding-only tags) or None. Returns, per type in `foil_types`, {type: accuracy (NaN without a valid foil),
+    "<type>_invalid": count}, and "mean"; with `foil_binding` also "<type>_binding", "<type>_bow" (and their
+    `_invalid`), "mean_binding", "mean_bow"."""
+    img, cap, foils, types, valid, bind = _foil_inputs(
+        image_emb, caption_emb, foil_emb, foil_types, foil_valid, foil_binding
+    )
     with torch.no_grad():
         s_pos, s_neg = geometry.similarity(img, cap), geometry.similarity(img[:, None].expand_as(foils), foils)
     if torch.isnan(s_pos).any() or torch.isnan(s_neg[valid]).any():
@@ -434,7 +314,7 @@ class CECLIPBenchParams:
         None, "SugarCrepe image folder, COCO val2017 (default: images/ beside the json files)"
     )
 
-# %% ../../nbs/32_ceclip.metrics.ipynb #fbddd98e
+# %% ../../nbs/32_ceclip.metrics.ipynb #33ef2990
 def load_compositional(p: CECLIPBenchParams) -> list[tuple[str, object]]:
     "(benchmark name, items) of every real benchmark whose path is set in `p` (ARO: {split: items})."
     out = []
@@ -448,7 +328,7 @@ def load_compositional(p: CECLIPBenchParams) -> list[tuple[str, object]]:
         out.append(("sugarcrepe", load_sugarcrepe(p.sugarcrepe, p.sugarcrepe_images)))
     return out
 
-
+# %% ../../nbs/32_ceclip.metrics.ipynb #fbddd98e
 _PREFIX = {
     "valse": ("valse", VALSE_INSTRUMENTS),
     "vlchecklist": ("vlc", VLC_CATEGORIES),
@@ -478,18 +358,10 @@ def evaluate_compositional(
     prefix, order = _PREFIX[name]
     return group_scores(prefix, compositional_correct(model, its, **kw), [it.group for it in its], order)
 
-# %% ../../nbs/32_ceclip.metrics.ipynb #dfad4eff
-def plot_foil_accuracy(results: dict[str, dict], ax=None, title: str | None = None):
-    """Bars of HierShapes foil accuracy per hard-negative type (per type x stratum, binding-only /
-    bag-of-words-solvable,
-    where the results hold strata: HierShapes 2), seen vs novel compositions, for each entry of `results` ({label:
-    `ceclip` keys}); a dashed line at chance (0.5)."""
-    import matplotlib.pyplot as plt
-
-    ax = ax or plt.subplots(figsize=(8, 3.8))[1]
-    bars = [(lab, tag) for lab in results for tag in ("seen", "novel") if f"foil_mean_{tag}" in results[lab]]
-    if not bars:
-        raise ValueError("results hold no foil_*_seen / foil_*_novel keys (is eval.ceclip.hiershapes on?)")
+# %% ../../nbs/32_ceclip.metrics.ipynb #228e13e4
+def _foil_bar_groups(results: dict[str, dict], bars: list) -> tuple[list, bool]:
+    """(result key, tick label) of each bar group of `plot_foil_accuracy` (each type in `results`, then the mean; per
+    stratum where the `bars`' results hold strata), and whether they do."""
     has = lambda k: any(f"foil_{k}_{tag}" in results[lab] for lab, tag in bars)
     names = [n for n in (*HARD_NEGATIVE_TYPES, "mean") if has(n)]
     groups = (
@@ -497,6 +369,20 @@ def plot_foil_accuracy(results: dict[str, dict], ax=None, title: str | None = No
         if has("mean_binding")
         else [(n, n) for n in names]
     )
+    return groups, has("mean_binding")
+
+# %% ../../nbs/32_ceclip.metrics.ipynb #dfad4eff
+def plot_foil_accuracy(results: dict[str, dict], ax=None, title: str | None = None):
+    """Bars of HierShapes foil accuracy per hard-negative type (per type x stratum, binding-only /
+    bag-of-words-solvable, where the results hold strata: HierShapes 2), seen vs novel compositions, for each entry of
+    `results` ({label: `ceclip` keys}); a dashed line at chance (0.5)."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.subplots(figsize=(8, 3.8))[1]
+    bars = [(lab, tag) for lab in results for tag in ("seen", "novel") if f"foil_mean_{tag}" in results[lab]]
+    if not bars:
+        raise ValueError("results hold no foil_*_seen / foil_*_novel keys (is eval.ceclip.hiershapes on?)")
+    groups, stratified = _foil_bar_groups(results, bars)
     x, w = np.arange(len(groups)), 0.8 / len(bars)
     colours = plt.get_cmap("tab20")(np.arange(len(bars)))
     for b, (lab, tag) in enumerate(bars):
@@ -513,7 +399,7 @@ def plot_foil_accuracy(results: dict[str, dict], ax=None, title: str | None = No
     ax.axhline(0.5, color="k", ls="--", lw=1, label="chance (0.5)")
     ax.set_xticks(x)
     ax.set_xticklabels([g for _, g in groups], fontsize=8)
-    strata = " x stratum (binding-only / bag-of-words-solvable)" if has("mean_binding") else ""
+    strata = " x stratum (binding-only / bag-of-words-solvable)" if stratified else ""
     ax.set(
         xlabel=f"hard-negative type{strata} of the foil",
         ylabel="foil accuracy: S(I, caption) > S(I, foil)",
@@ -547,9 +433,9 @@ def check_ceclip(cfg, p: CECLIPBenchParams) -> None:
 @register_benchmark("ceclip", Params=CECLIPBenchParams, check=check_ceclip)
 def ceclip_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """CE-CLIP's evaluation: HierShapes foil accuracy per hard-negative type (HierShapes 2: and per stratum) on seen and
-    novel compositions, and the
-    compositional benchmarks whose paths are set in `eval.ceclip.*` (ARO, VALSE, VL-CheckList, SugarCrepe), each
-    model scored by its own similarity; with `cfg.plots_dir`, the foil-accuracy figure."""
+    novel compositions, and the compositional benchmarks whose paths are set in `eval.ceclip.*` (ARO, VALSE,
+    VL-CheckList, SugarCrepe), each model scored by its own similarity; with `cfg.plots_dir`, the foil-accuracy
+    figure."""
     p, out = benchmark_params(cfg, "ceclip"), {}
     if p.hiershapes:
         seen = cfg.split if cfg.split != "novel" else "test"

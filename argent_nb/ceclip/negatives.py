@@ -363,8 +363,7 @@ def save_records(records: Sequence[dict], path) -> Path:
 
 def load_records(path, allow_pickle: bool = False) -> list:
     """The records of a training file (`datasets.coco_hn.read_processed`): the project's JSON lines; the release's
-    pickled
-    `processed_dataset{k}.npy` only with `allow_pickle` (reading it runs code stored in the file)."""
+    pickled `processed_dataset{k}.npy` only with `allow_pickle` (reading it runs code stored in the file)."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"training file {path} does not exist")
@@ -398,8 +397,7 @@ def cache_negatives(
 ) -> list[dict]:
     """The records of `generate_negatives(captions, tagger, filler, image_ids=..., ids=..., **kw)`, stored in `folder`
     as `processed_dataset{k}.jsonl`, shard k = captions `k*shard_size ...` (release: 50,000); a shard whose file exists
-    is
-    read, not generated (its captions and ids must match), so a corpus is generated once. A pickled
+    is read, not generated (its captions and ids must match), so a corpus is generated once. A pickled
     `processed_dataset{k}.npy` in its place is refused unread (reading it would run code stored in it)."""
     captions, image_ids = list(captions), list(image_ids)
     ids = list(range(len(captions))) if ids is None else list(ids)

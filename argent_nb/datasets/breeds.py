@@ -54,9 +54,8 @@ def _longest_levels(g: nx.DiGraph, root: str, lines: Mapping, source: str) -> di
 # %% ../../nbs/73_datasets.breeds.ipynb #cdcce622
 class BreedsHierarchy:
     """The BREEDS class hierarchy: dataset classes, parent -> child edges, node names; levels as `robustness` defines
-    them.
-    Its structure (classes and names, the graph under the root, levels), moving about it (children and parents in file
-    order, longest paths, classes below, levels) and its names and `Taxonomy`."""
+    them. Its structure (classes and names, the graph under the root, levels), moving about it (children and parents in
+    file order, longest paths, classes below, levels) and its names and `Taxonomy`."""
 
     def __init__(
         self,

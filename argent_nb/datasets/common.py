@@ -77,8 +77,7 @@ def find_non_utf8(chunks) -> tuple[int, int, str] | None:
 # %% ../../nbs/70_datasets.common.ipynb #f70a9a18
 def not_utf8_error(path: str | Path) -> DataFormatError:
     """The one-line error for a text file (`.gz`: its decompressed text) that is not UTF-8: the file, the line of the
-    first
-    bad byte, the byte and its offset (`find_non_utf8`, reading the file again), and what was expected."""
+    first bad byte, the byte and its offset (`find_non_utf8`, reading the file again), and what was expected."""
     path = Path(path)
     with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as f:
         bad = find_non_utf8(iter(lambda: f.read(1 << 20), b""))
@@ -95,10 +94,8 @@ def not_utf8_error(path: str | Path) -> DataFormatError:
 # %% ../../nbs/70_datasets.common.ipynb #8691e0ed
 class TextFile:
     """A text file opened by `open_text`, read as any text file is (`read`, `readline`, iteration, `with`): bytes that
-    are
-    not UTF-8 raise `not_utf8_error` (the file and the line), a damaged `.gz` stream a `DataFormatError` naming the
-    file,
-    in place of a bare `UnicodeDecodeError` / `BadGzipFile` that names neither."""
+    are not UTF-8 raise `not_utf8_error` (the file and the line), a damaged `.gz` stream a `DataFormatError` naming the
+    file, in place of a bare `UnicodeDecodeError` / `BadGzipFile` that names neither."""
 
     def __init__(self, f, path: Path):
         self.f, self.path = f, Path(path)
@@ -143,8 +140,7 @@ class TextFile:
 # %% ../../nbs/70_datasets.common.ipynb #a19bfd87
 def open_text(path: str | Path) -> TextFile:
     """Open a text file for reading (UTF-8, BOM dropped), decompressing `.gz` files; `newline=''` as `csv` wants. Bytes
-    that
-    are not UTF-8 are a `DataFormatError` naming the file and the line (`TextFile`)."""
+    that are not UTF-8 are a `DataFormatError` naming the file and the line (`TextFile`)."""
     path = Path(path)
     if path.is_dir():
         raise DataFormatError(f"{path} is a folder, expected a data file")

@@ -113,7 +113,7 @@ def load_aro(path, image_root=None) -> dict[str, list[CompItem]]:
     root = Path(image_root) if image_root is not None else next(iter(files.values())).parent / "images"
     return {k: _aro_file(f, k, root) for k, f in files.items()}
 
-# %% ../../nbs/76_datasets.compositional.ipynb #a16313f5
+# %% ../../nbs/76_datasets.compositional.ipynb #ca3866bd
 VALSE_INSTRUMENTS = (
     "existence",
     "plurals",
@@ -129,7 +129,7 @@ VALSE_INSTRUMENTS = (
 )
 "The 11 VALSE instruments, file stems of the release's `data/*.json` (names from memory of the release)."
 
-
+# %% ../../nbs/76_datasets.compositional.ipynb #2a5a947c
 def _valse_root(path, image_root, rec, loc: dict) -> Path:
     "The image folder of one VALSE item: `image_root`, or `image_root[item's dataset]` when it is a dict."
     if not isinstance(image_root, dict):
@@ -141,7 +141,7 @@ def _valse_root(path, image_root, rec, loc: dict) -> Path:
         )
     return Path(image_root[ds])
 
-
+# %% ../../nbs/76_datasets.compositional.ipynb #a16313f5
 def _valse_file(path: Path, image_root) -> list[CompItem]:
     "The items of one VALSE instrument file; group = the file stem."
     out = []
@@ -266,8 +266,7 @@ def _vlc_corpus(ypath: Path, base: Path, root: Path | None) -> list[CompItem]:
 # %% ../../nbs/76_datasets.compositional.ipynb #2e0564e7
 def load_vlchecklist(path, base=None) -> list[CompItem]:
     """VL-CheckList items of one corpus yaml file or of every `*.yaml` below a folder (sorted); group = the leaf
-    category
-    (`vlc_category`). Relative ANNO_PATH / IMG_ROOT are resolved against `base` (default: `path`, or a file's
+    category (`vlc_category`). Relative ANNO_PATH / IMG_ROOT are resolved against `base` (default: `path`, or a file's
     folder)."""
     path = Path(path)
     files = [path] if path.is_file() else sorted(path.rglob("*.yaml")) if path.is_dir() else []

@@ -76,10 +76,9 @@ def choose_boxes(n: int, max_boxes: int | None, seed: int, epoch: int, key: str)
         return list(range(n))
     return sorted(random.Random(f"{seed}:{epoch}:{key}").sample(range(n), max_boxes))
 
-# %% ../../nbs/74_datasets.grit.ipynb #11e88251
-def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MIN_BOX_AREA) -> tuple[str, list]:
-    """(caption, [(phrase, pixel box (x0, y0, x1, y1))]) of a raw GRIT sample as HyCoCLIP's conversion selects them:
-    noun chunks then referring expressions, phrases de-duplicated, boxes of area <= `min_box_area` dropped."""
+# %% ../../nbs/74_datasets.grit.ipynb #7d9fb1ab
+def _grit_caption(raw: dict, wh: str) -> tuple[dict, str]:
+    "(json metadata, caption) of a raw GRIT sample, checked (`wh`: the sample, as errors name it)."
     if "json" not in raw:
         raise GritFormatError.at(wh, "no json member (raw GRIT needs <key>.json with the caption and boxes)")
     try:
@@ -91,6 +90,38 @@ def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MI
     cap = meta.get("caption")
     if not isinstance(cap, str) or not cap.strip():
         raise GritFormatError.at(wh, f"json has no caption (field 'caption' is {cap!r})")
+    return meta, cap
+
+# %% ../../nbs/74_datasets.grit.ipynb #12d03a37
+def _grit_span_box(it, name: str, cap: str, wh: str) -> tuple[int, int, tuple]:
+    """(start, end, normalised box (x0, y0, x1, y1)) of the GRIT entry `it` (`name`: its place in the json), checked
+    to span characters of the caption `cap` and to hold a non-empty box inside the image."""
+    if not (
+        isinstance(it, (list, tuple))
+        and len(it) >= 6
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in it[:6])
+    ):
+        raise GritFormatError.at(wh, f"{name} is {it!r}; expected [start, end, x_min, y_min, x_max, y_max, score]")
+    s, e = int(it[0]), int(it[1])
+    if not (0 <= s < e <= len(cap)):
+        raise GritFormatError.at(wh, f"{name} spans characters [{s}, {e}) outside the caption ({len(cap)} characters)")
+    x0, y0, x1, y1 = (float(v) for v in it[2:6])
+    tol = 1e-6
+    if not (
+        all(math.isfinite(v) for v in (x0, y0, x1, y1)) and -tol <= x0 < x1 <= 1 + tol and -tol <= y0 < y1 <= 1 + tol
+    ):
+        raise GritFormatError.at(
+            wh,
+            f"{name} box {[x0, y0, x1, y1]} lies outside the image or is empty; GRIT boxes "
+            f"are [x_min, y_min, x_max, y_max] normalised to [0, 1] with min < max",
+        )
+    return s, e, (x0, y0, x1, y1)
+
+# %% ../../nbs/74_datasets.grit.ipynb #11e88251
+def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MIN_BOX_AREA) -> tuple[str, list]:
+    """(caption, [(phrase, pixel box (x0, y0, x1, y1))]) of a raw GRIT sample as HyCoCLIP's conversion selects them:
+    noun chunks then referring expressions, phrases de-duplicated, boxes of area <= `min_box_area` dropped."""
+    meta, cap = _grit_caption(raw, wh)
     W, H = size
     seen, out = set(), []
     for field in ("noun_chunks", "ref_exps"):
@@ -100,32 +131,7 @@ def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MI
         if not isinstance(items, list):
             raise GritFormatError.at(wh, f"json field {field!r} is a {type(items).__name__}, expected a list")
         for j, it in enumerate(items):
-            name = f"{field}[{j}]"
-            if not (
-                isinstance(it, (list, tuple))
-                and len(it) >= 6
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in it[:6])
-            ):
-                raise GritFormatError.at(
-                    wh, f"{name} is {it!r}; expected [start, end, x_min, y_min, x_max, y_max, score]"
-                )
-            s, e = int(it[0]), int(it[1])
-            if not (0 <= s < e <= len(cap)):
-                raise GritFormatError.at(
-                    wh, f"{name} spans characters [{s}, {e}) outside the caption ({len(cap)} characters)"
-                )
-            x0, y0, x1, y1 = (float(v) for v in it[2:6])
-            tol = 1e-6
-            if not (
-                all(math.isfinite(v) for v in (x0, y0, x1, y1))
-                and -tol <= x0 < x1 <= 1 + tol
-                and -tol <= y0 < y1 <= 1 + tol
-            ):
-                raise GritFormatError.at(
-                    wh,
-                    f"{name} box {[x0, y0, x1, y1]} lies outside the image or is empty; GRIT boxes "
-                    f"are [x_min, y_min, x_max, y_max] normalised to [0, 1] with min < max",
-                )
+            s, e, (x0, y0, x1, y1) = _grit_span_box(it, f"{field}[{j}]", cap, wh)
             phrase = cap[s:e]
             if phrase in seen:
                 continue
@@ -286,11 +292,11 @@ def expand_shards(urls: str | Sequence[str]) -> list[str]:
         raise FileNotFoundError(f"{len(missing)} of {len(out)} shard(s) do not exist, e.g. {missing[:3]}")
     return out
 
-# %% ../../nbs/74_datasets.grit.ipynb #c8b002cf
+# %% ../../nbs/74_datasets.grit.ipynb #e52ec7f9
 GRIT_FIELDS = frozenset({"images", "captions", "box_images", "box_texts", "boxes_valid", "index"})
 "Fields a GRIT dataset provides."
 
-
+# %% ../../nbs/74_datasets.grit.ipynb #c8b002cf
 class _GritBase:
     provides = GRIT_FIELDS
 
@@ -434,8 +440,7 @@ def scan_shard(url: str) -> list[tuple[str, int, int]]:
 # %% ../../nbs/74_datasets.grit.ipynb #e5e9618d
 def _fill(passes: Callable, q: int | None, who: str) -> Iterator:
     """The items of `passes(0)` (`q` None: one pass), or exactly `q` items from `passes(0)`, `passes(1)`, ... (a
-    reader's
-    fixed-size epoch, wrapping around its shards); a pass that yields nothing is an error naming `who`."""
+    reader's fixed-size epoch, wrapping around its shards); a pass that yields nothing is an error naming `who`."""
     done, rep = 0, 0
     while q is None or done < q:
         got = 0
@@ -453,9 +458,8 @@ def _fill(passes: Callable, q: int | None, who: str) -> Iterator:
 
 # %% ../../nbs/74_datasets.grit.ipynb #bd5a0bfa
 class GritShards(_GritBase, IterableDataset):
-    """GRIT webdataset shards (HyCoCLIP's processed format or raw GRIT) as a stream of `Batch`-field dicts, split
-    across processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above. Its epochs
-    (shard
+    """GRIT webdataset shards (HyCoCLIP's processed format or raw GRIT) as a stream of `Batch`-field dicts, split across
+    processes (`split_by_node`) and DataLoader workers (`split_by_worker`); see the notes above. Its epochs (shard
     order, epoch size, each reader's quota) and one pass of a reader (pipeline, decoding, counting the bad samples)."""
 
     def __init__(

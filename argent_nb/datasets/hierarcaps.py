@@ -17,7 +17,7 @@ from .common import DataFormatError, load_image, open_first_images, open_text, r
 __all__ = ['N_TIERS', 'TIER_SEP', 'HierItem', 'HierPair', 'HierCandidates', 'split_tiers', 'read_hierarcaps_test',
            'read_hierarcaps_train', 'read_hierarcaps_candidates', 'read_image_map', 'HierarCaps']
 
-# %% ../../nbs/71_datasets.hierarcaps.ipynb #020ae00e
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #5fae5de7
 N_TIERS = 4
 "HierarCaps items have 4 caption tiers."
 TIER_SEP = " => "
@@ -45,7 +45,7 @@ class HierCandidates(NamedTuple):
     texts: list
     tiers: list
 
-
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #020ae00e
 def split_tiers(text: str, where: str = "", n: int | None = N_TIERS) -> list:
     """Split a ' => '-joined caption chain into stripped tiers; `n` tiers exactly (None: any number), none empty.
     `where`: the place errors name (from `common.where`)."""
@@ -59,7 +59,7 @@ def split_tiers(text: str, where: str = "", n: int | None = N_TIERS) -> list:
         raise DataFormatError.at(where, msg) if where else DataFormatError(msg)
     return parts
 
-# %% ../../nbs/71_datasets.hierarcaps.ipynb #cc4b1381
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #82a1d554
 def read_hierarcaps_test(path: str | Path) -> list[HierItem]:
     "Read the HierarCaps test CSV (`id, captions, image_url`; captions = 4 tiers joined by ' => ')."
     path = Path(path)
@@ -77,7 +77,7 @@ def read_hierarcaps_test(path: str | Path) -> list[HierItem]:
         out.append(HierItem(id_, split_tiers(r["captions"], where(path, row=k, field="captions")), url))
     return out
 
-
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #395fa3c3
 def read_hierarcaps_train(path: str | Path) -> list[HierPair]:
     "Read the HierarCaps train CSV (`positive, negative`, each 4 tiers joined by ' => '; `.csv` or `.csv.gz`)."
     path = Path(path)
@@ -90,7 +90,7 @@ def read_hierarcaps_train(path: str | Path) -> list[HierPair]:
         for k, r in rows
     ]
 
-
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #cc4b1381
 def read_hierarcaps_candidates(paths: str | Path | Sequence, strict: bool = True) -> HierCandidates:
     """Unique candidate texts (first-seen order) with the 0-based tier of their first occurrence, from one or more
     files with a tier-chain column `captions` (test CSV) or `positive` (the expanded set, as the authors' code reads
@@ -180,9 +180,9 @@ def _image_files(
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #64e5b1db
 class HierarCaps(Dataset):
-    """HierarCaps as a torch `Dataset` of sample dicts keyed by `Batch` field names.
-    `split='test'` reads the test CSV (`id, captions, image_url`), `split='train'` the train CSV (`positive, negative`).
-    Images are provided only with `image_root` (and, for train, `image_map`): see `provides`."""
+    """HierarCaps as a torch `Dataset` of sample dicts keyed by `Batch` field names. `split='test'` reads the test CSV
+    (`id, captions, image_url`), `split='train'` the train CSV (`positive, negative`). Images are provided only with
+    `image_root` (and, for train, `image_map`): see `provides`."""
 
     provides = frozenset({"images", "captions", "tiers", "tier_negatives", "tier_negatives_valid", "index"})
     "Fields a HierarCaps dataset with images provides; an instance without images provides these minus 'images'."

@@ -28,11 +28,36 @@ class HyperLexPair(NamedTuple):
     std: float = float("nan")
     ratings: tuple = ()
 
-# %% ../../nbs/72_datasets.hyperlex.ipynb #067828dd
+# %% ../../nbs/72_datasets.hyperlex.ipynb #03d383fb
 HYPERLEX_HEADER = ("WORD1", "WORD2", "POS", "TYPE", "AVG_SCORE", "AVG_SCORE_0_10", "STD")
 "The first 7 header fields of `hyperlex-all.txt` (the 8th is `SCORES..`, the individual ratings)."
 
 
+def _hyperlex_pair(path: Path, i: int, line: str) -> HyperLexPair | None:
+    "The pair on line `i` of the HyperLex file `path` (None for a blank line), checked."
+    t = line.split()
+    if not t:
+        return None
+    if len(t) < 7:
+        raise DataFormatError.at(
+            path,
+            f"expected at least 7 space-separated fields "
+            f"({' '.join(HYPERLEX_HEADER)}), found {len(t)}: {line.strip()!r}",
+            line=i,
+        )
+    if t[2] not in ("N", "V"):
+        raise DataFormatError.at(path, f"POS must be 'N' or 'V', found {t[2]!r}", line=i)
+    try:
+        nums = [float(x) for x in t[4:]]
+    except ValueError:
+        raise DataFormatError.at(
+            path, f"AVG_SCORE, AVG_SCORE_0_10, STD and the ratings must be numbers, found {t[4:]!r}", line=i
+        ) from None
+    if not 0 <= nums[0] <= 6:
+        raise DataFormatError.at(path, f"AVG_SCORE must be in [0, 6], found {nums[0]}", line=i)
+    return HyperLexPair(t[0], t[1], t[2], t[3], nums[0], nums[1], nums[2], tuple(nums[3:]))
+
+# %% ../../nbs/72_datasets.hyperlex.ipynb #067828dd
 def read_hyperlex(path: str | Path, pos: str | None = None) -> list[HyperLexPair]:
     "Read a HyperLex file (`hyperlex-all.txt` format); `pos='N'` or `'V'` keeps one part of speech."
     path = Path(path)
@@ -50,28 +75,9 @@ def read_hyperlex(path: str | Path, pos: str | None = None) -> list[HyperLexPair
                 line=1,
             )
         for i, line in enumerate(f, 2):
-            t = line.split()
-            if not t:
-                continue
-            if len(t) < 7:
-                raise DataFormatError.at(
-                    path,
-                    f"expected at least 7 space-separated fields "
-                    f"({' '.join(HYPERLEX_HEADER)}), found {len(t)}: {line.strip()!r}",
-                    line=i,
-                )
-            if t[2] not in ("N", "V"):
-                raise DataFormatError.at(path, f"POS must be 'N' or 'V', found {t[2]!r}", line=i)
-            try:
-                nums = [float(x) for x in t[4:]]
-            except ValueError:
-                raise DataFormatError.at(
-                    path, f"AVG_SCORE, AVG_SCORE_0_10, STD and the ratings must be numbers, found {t[4:]!r}", line=i
-                ) from None
-            if not 0 <= nums[0] <= 6:
-                raise DataFormatError.at(path, f"AVG_SCORE must be in [0, 6], found {nums[0]}", line=i)
-            if pos is None or t[2] == pos:
-                out.append(HyperLexPair(t[0], t[1], t[2], t[3], nums[0], nums[1], nums[2], tuple(nums[3:])))
+            p = _hyperlex_pair(path, i, line)
+            if p is not None and (pos is None or p.pos == pos):
+                out.append(p)
     if not out and pos is None:
         raise DataFormatError.at(path, "no pairs after the header")
     return out

@@ -93,7 +93,7 @@ def treeoflife_csv(path, split: str = "train") -> Path:
         f"holding it, or a folder holding {split}_folders/image_metadata.csv"
     )
 
-# %% ../../nbs/75_datasets.treeoflife.ipynb #5f63c721
+# %% ../../nbs/75_datasets.treeoflife.ipynb #b2c5cb02
 TOL_COLUMNS = (
     "global_id",
     "folder_name",
@@ -106,7 +106,7 @@ TOL_COLUMNS = (
 )
 "The columns of TreeOfLife's `image_metadata.csv` (RCME's export)."
 
-
+# %% ../../nbs/75_datasets.treeoflife.ipynb #5f63c721
 def _tol_row(path, k: int, r: dict) -> tuple[int, tuple]:
     "(folder number, leaf) of data row `k` of `image_metadata.csv`, checked: folder name = rank columns, paths agree."
     folder, gid, fn = r["folder_name"].strip(), r["global_id"].strip(), r["image_filename"].strip()
@@ -137,6 +137,17 @@ def _tol_row(path, k: int, r: dict) -> tuple[int, tuple]:
             field="relative_path",
         )
     return num, leaf
+
+# %% ../../nbs/75_datasets.treeoflife.ipynb #b589df04
+def _check_unlisted_folders(csv_path: Path, root: Path, listed: set):
+    "Raise if a subfolder of `root` (if `root` is a folder) is not in `listed`: `csv_path` would skip its images."
+    extra = sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in listed) if root.is_dir() else []
+    if extra:
+        raise DataFormatError.at(
+            csv_path,
+            f"{len(extra)} species folder(s) under {root} have no row in this file, so "
+            f"their images would be skipped: {extra[:3]}",
+        )
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #627a0b65
 def read_treeoflife(path, split: str = "train", image_root=None, check_folders: bool = True) -> list[TaxonSample]:
@@ -173,18 +184,8 @@ def read_treeoflife(path, split: str = "train", image_root=None, check_folders: 
                 r["common_name"].strip(),
             )
         )
-    listed = {f for f, _ in by_leaf.values()}
-    extra = (
-        sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in listed)
-        if check_folders and root.is_dir()
-        else []
-    )
-    if extra:
-        raise DataFormatError.at(
-            csv_path,
-            f"{len(extra)} species folder(s) under {root} have no row in this file, so "
-            f"their images would be skipped: {extra[:3]}",
-        )
+    if check_folders:
+        _check_unlisted_folders(csv_path, root, {f for f, _ in by_leaf.values()})
     return out
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #a222bd37
@@ -386,9 +387,8 @@ def seeded(transform, x, key) -> torch.Tensor:
 class TaxonImages(Dataset):
     """Images of tree-of-life taxa (a list of `TaxonSample`, the first `n`) as a torch `Dataset` of sample dicts keyed
     by `Batch` field names, with the samples' `Taxonomy`. Sample `i` is a pure function of (samples, seed, split, i):
-    its
-    hard negatives are drawn from `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[..., 3]`
-    (random); with `augment` its image from `[..., 4, epoch]`."""
+    its hard negatives are drawn from `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[...,
+    3]` (random); with `augment` its image from `[..., 4, epoch]`."""
 
     provides = frozenset(
         {
