@@ -204,9 +204,9 @@ def warn_renamed(notice: str):
 # %% ../../nbs/00_core.config.ipynb #5bbe87b8
 def rename_old_keys(cfg, data: dict, notify=warn_renamed, prefix: str = "") -> dict:
     """A copy of the nested dict `data` (config groups, e.g. from yaml) with each old key of `cfg`'s schema set under
-    its
-    new key (and value), calling `notify(notice)` for each (None: silently); an old key set to null is dropped. An old
-    and a new key given different values fail; every other key is kept as it is (`set_key` rejects the unknown ones)."""
+    its new key (and value), calling `notify(notice)` for each (None: silently); an old key set to null is dropped. An
+    old and a new key given different values fail; every other key is kept as it is (`set_key` rejects the unknown
+    ones)."""
     names, out = {f.name for f in fields(cfg)}, {}
     for k, v in data.items():
         f = None if k in names else renamed_field(cfg, k)
@@ -251,8 +251,7 @@ def _hint(cfg, name):
 # %% ../../nbs/00_core.config.ipynb #6142ff0b
 def set_key(cfg, key: str, value):
     """Set the leaf `key` (dotted path) of `cfg` in place, converting `value` to the field's type and checking its
-    rules;
-    an old key (`doc(..., renamed_from=...)`) sets its new key, with a notice (`warn_renamed`)."""
+    rules; an old key (`doc(..., renamed_from=...)`) sets its new key, with a notice (`warn_renamed`)."""
     parts, node = key.split("."), cfg
     for i, p in enumerate(parts):
         names = [f.name for f in fields(node)]
@@ -354,9 +353,8 @@ def _expanded_nodes(node, name: str, memo: dict, active: set) -> int:
 def yaml_load(text: str, name: str = "yaml", prefix: str = ""):
     """`yaml.safe_load(text)` that refuses a mapping giving a key twice (at any depth): a ConfigError naming `name` (the
     file), the key's dotted path (after `prefix`) and both lines. Malformed yaml raises `yaml.YAMLError` as safe_load
-    does.
-    Bounded memory: over `MAX_YAML_BYTES` of text, aliases expanding to over `MAX_YAML_NODES` values, a recursive alias
-    or nesting too deep to parse are a ConfigError naming `name`, before anything is expanded."""
+    does. Bounded memory: over `MAX_YAML_BYTES` of text, aliases expanding to over `MAX_YAML_NODES` values, a recursive
+    alias or nesting too deep to parse are a ConfigError naming `name`, before anything is expanded."""
     if len(text) > MAX_YAML_BYTES:
         raise ConfigError(f"{name}: {len(text):,} characters of yaml, more than a config may hold ({MAX_YAML_BYTES:,})")
     loader = yaml.SafeLoader(text)
@@ -452,9 +450,8 @@ def load_config(
 ):
     """Defaults <- yaml file at `path` (`yaml_load`: a key given twice is refused) <- `key=value` overrides; each value
     checked as set, then the whole tree (`validate`). An error names where the value came from: the file (`in c.yaml:
-    ...`) or the argument (command line `optim.lr=x`: ...), as the user typed it: `as_given[i]` for `overrides[i]`
-    where a
-    caller rewrote the arguments (the evaluator drops a leading `eval.`)."""
+    ...`) or the argument (command line `optim.lr=x`: ...), as the user typed it: `as_given[i]` for `overrides[i]` where
+    a caller rewrote the arguments (the evaluator drops a leading `eval.`)."""
     cfg = default
     if path is not None:
         path = Path(path)

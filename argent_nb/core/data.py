@@ -29,6 +29,60 @@ class FieldSpec:
     doc: str
     companions: tuple = ()  # fields that always travel with this one (masks, types)
 
+# %% ../../nbs/05_core.data.ipynb #55e090e5
+_RANK_FIELDS = [
+    FieldSpec("rank_labels", "ints", "R taxon indices (index within the rank), rank 0 most general"),
+    FieldSpec("rank_texts", "texts", "R rank texts: taxon names of ranks 0..j joined by spaces"),
+    FieldSpec(
+        "rank_names",
+        "texts",
+        "R texts, one per rank: the rank's own name alone in a fixed template (equal token "
+        "count at every rank, no text contains another)",
+    ),
+    FieldSpec(
+        "rank_negatives",
+        "texts",
+        "R rank texts; entry k: a rank-k taxon sharing ranks 0..k-2 with the positive "
+        "and differing at rank k-1 (RCME Eq. 5 hard negatives; see `rank_negatives`)",
+        ("rank_negatives_valid", "rank_negatives_differ"),
+    ),
+    FieldSpec("rank_negatives_valid", "bools", "which rank negatives exist"),
+    FieldSpec(
+        "rank_negatives_differ",
+        "ints",
+        "rank at which rank negative k first differs from the positive "
+        "(k-1 as asked, another rank after a fallback, -1 when missing)",
+    ),
+    FieldSpec(
+        "rank_random_negatives",
+        "texts",
+        "R rank texts; entry k: a random rank-k taxon off the positive's path "
+        "(RCME's random-negative ablation, Table 6)",
+        ("rank_random_negatives_valid",),
+    ),
+    FieldSpec("rank_random_negatives_valid", "bools", "which random rank negatives exist"),
+]
+"The fields of a sample's taxonomy ranks (`FIELDS`): labels, texts, and negatives matched by rank."
+
+# %% ../../nbs/05_core.data.ipynb #fbaf06e0
+_FOIL_FIELDS = [
+    FieldSpec(
+        "hard_negatives",
+        "texts",
+        "K foils of the caption, false for the image",
+        ("hard_negative_types", "hard_negatives_valid"),
+    ),
+    FieldSpec("hard_negative_types", "ints", "type of each foil, index into HARD_NEGATIVE_TYPES"),
+    FieldSpec("hard_negatives_valid", "bools", "which foils exist (missing type -> placeholder, masked)"),
+    FieldSpec(
+        "hard_negative_binding",
+        "bools",
+        "per foil: True if binding-only (all its content words are true of "
+        "the scene, wrongly bound), False if a bag of words rejects it (it names something absent)",
+    ),
+]
+"The fields of a caption's foils (`FIELDS`): hard negatives, their types, and which exist."
+
 # %% ../../nbs/05_core.data.ipynb #ec769314
 FIELDS = {
     f.name: f
@@ -43,50 +97,8 @@ FIELDS = {
             ("tier_negatives_valid",),
         ),
         FieldSpec("tier_negatives_valid", "bools", "which tier negatives exist"),
-        FieldSpec("rank_labels", "ints", "R taxon indices (index within the rank), rank 0 most general"),
-        FieldSpec("rank_texts", "texts", "R rank texts: taxon names of ranks 0..j joined by spaces"),
-        FieldSpec(
-            "rank_names",
-            "texts",
-            "R texts, one per rank: the rank's own name alone in a fixed template (equal token "
-            "count at every rank, no text contains another)",
-        ),
-        FieldSpec(
-            "rank_negatives",
-            "texts",
-            "R rank texts; entry k: a rank-k taxon sharing ranks 0..k-2 with the positive "
-            "and differing at rank k-1 (RCME Eq. 5 hard negatives; see `rank_negatives`)",
-            ("rank_negatives_valid", "rank_negatives_differ"),
-        ),
-        FieldSpec("rank_negatives_valid", "bools", "which rank negatives exist"),
-        FieldSpec(
-            "rank_negatives_differ",
-            "ints",
-            "rank at which rank negative k first differs from the positive "
-            "(k-1 as asked, another rank after a fallback, -1 when missing)",
-        ),
-        FieldSpec(
-            "rank_random_negatives",
-            "texts",
-            "R rank texts; entry k: a random rank-k taxon off the positive's path "
-            "(RCME's random-negative ablation, Table 6)",
-            ("rank_random_negatives_valid",),
-        ),
-        FieldSpec("rank_random_negatives_valid", "bools", "which random rank negatives exist"),
-        FieldSpec(
-            "hard_negatives",
-            "texts",
-            "K foils of the caption, false for the image",
-            ("hard_negative_types", "hard_negatives_valid"),
-        ),
-        FieldSpec("hard_negative_types", "ints", "type of each foil, index into HARD_NEGATIVE_TYPES"),
-        FieldSpec("hard_negatives_valid", "bools", "which foils exist (missing type -> placeholder, masked)"),
-        FieldSpec(
-            "hard_negative_binding",
-            "bools",
-            "per foil: True if binding-only (all its content words are true of "
-            "the scene, wrongly bound), False if a bag of words rejects it (it names something absent)",
-        ),
+        *_RANK_FIELDS,
+        *_FOIL_FIELDS,
         FieldSpec("box_images", "images", "M object crops [M, 3, H, W]", ("box_texts", "boxes_valid")),
         FieldSpec("box_texts", "texts", "M noun phrases, one per crop", ("box_images", "boxes_valid")),
         FieldSpec("boxes_valid", "bools", "which boxes exist (padding when samples have fewer boxes)"),

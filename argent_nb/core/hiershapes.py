@@ -406,6 +406,30 @@ def _first_false(scene, cands, rng, allowed) -> tuple:
             return c, True
     return (ok[0] if ok else Caption()), False
 
+# %% ../../nbs/06_core.hiershapes.ipynb #36dadc52
+def _negative_texts(scene, caption: Caption, tiers: list, rng: np.random.Generator, allowed) -> dict:
+    """`make_texts`' negatives of a scene: a false caption per tier (`tier_negatives`) and a foil of `caption` per
+    type in `HARD_NEGATIVE_TYPES` (`hard_negatives`), drawn in that order, each with its validity flag."""
+    s = scene[0]
+    one = lambda **kw: Caption((NP(**kw),))
+    neg_cands = [
+        [one(superclass=k) for k in SUPERCLASSES if k != SHAPE_SUPER[s.shape]],
+        [one(shape=v) for v in SUPERCLASSES[SHAPE_SUPER[s.shape]] if v != s.shape],
+        [one(shape=s.shape, colour=v) for v in COLOURS if v != s.colour],
+        [f for kind in HARD_NEGATIVE_TYPES for f in foil_candidates(caption, kind) if entails(f, tiers[2])],
+    ]
+    # a foil must change the meaning, not refine it: with two identical objects, editing the redundant NP of
+    # "X rel Y and X" gives a *more specific* false caption, which entails the caption rather than contradicting it
+    refines = lambda f: entails(f, caption)
+    neg_cands[3] = [f for f in neg_cands[3] if not refines(f)]
+    tier_negs = [_first_false(scene, c, rng, allowed) for c in neg_cands]
+    foils = [
+        _first_false(scene, [f for f in foil_candidates(caption, kind) if not refines(f)], rng, allowed)
+        for kind in HARD_NEGATIVE_TYPES
+    ]
+    foils = [(f if f.nps else caption, ok) for f, ok in foils]  # placeholder for a missing type
+    return {"tier_negatives": tier_negs, "hard_negatives": foils}
+
 # %% ../../nbs/06_core.hiershapes.ipynb #1f4459b7
 def make_texts(scene, rng: np.random.Generator, allow_held_out: bool, negatives: bool = True) -> dict:
     """All text fields of a scene but the rank negatives, as `Caption`s with validity flags (see the table above).
@@ -430,23 +454,7 @@ def make_texts(scene, rng: np.random.Generator, allow_held_out: bool, negatives:
     }
     if not negatives:
         return out
-    neg_cands = [
-        [one(superclass=k) for k in SUPERCLASSES if k != SHAPE_SUPER[s.shape]],
-        [one(shape=v) for v in SUPERCLASSES[SHAPE_SUPER[s.shape]] if v != s.shape],
-        [one(shape=s.shape, colour=v) for v in COLOURS if v != s.colour],
-        [f for kind in HARD_NEGATIVE_TYPES for f in foil_candidates(caption, kind) if entails(f, tiers[2])],
-    ]
-    # a foil must change the meaning, not refine it: with two identical objects, editing the redundant NP of
-    # "X rel Y and X" gives a *more specific* false caption, which entails the caption rather than contradicting it
-    refines = lambda f: entails(f, caption)
-    neg_cands[3] = [f for f in neg_cands[3] if not refines(f)]
-    tier_negs = [_first_false(scene, c, rng, allowed) for c in neg_cands]
-    foils = [
-        _first_false(scene, [f for f in foil_candidates(caption, kind) if not refines(f)], rng, allowed)
-        for kind in HARD_NEGATIVE_TYPES
-    ]
-    foils = [(f if f.nps else caption, ok) for f, ok in foils]  # placeholder for a missing type
-    return {**out, "tier_negatives": tier_negs, "hard_negatives": foils}
+    return {**out, **_negative_texts(scene, caption, tiers, rng, allowed)}
 
 # %% ../../nbs/06_core.hiershapes.ipynb #808db439
 @functools.lru_cache(maxsize=None)
@@ -510,8 +518,8 @@ def _sample_dict(
 
 # %% ../../nbs/06_core.hiershapes.ipynb #95f6aa67
 class HierShapes(Dataset):
-    """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry.
-    Sample `i` of `split` is a pure function of `(seed, split, i)` and the rendering arguments."""
+    """The embedded benchmark as a torch `Dataset` of sample dicts with every `FIELDS` entry. Sample `i` of `split` is a
+    pure function of `(seed, split, i)` and the rendering arguments."""
 
     provides = frozenset(FIELDS) - {"rank_names", "hard_negative_binding"}  # own names, foil strata: HierShapes 2 only
     taxonomy, splits, min_image_size = TAXONOMY, SPLITS, 16

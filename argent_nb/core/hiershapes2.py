@@ -30,9 +30,8 @@ __all__ = ['VERSION', 'VERSIONS', 'NOVEL_EITHER_ORDER', 'SIZES', 'SIZE_SCALE', '
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #d346e3f5
 VERSION = "2.2"
-"""The world's version (`HierShapes2.version`, in every run's provenance); `VERSIONS`: every version a dataset can
-still draw
-(2.1, a default no result was measured on, is 2.2 without `NOVEL_EITHER_ORDER`)."""
+"""The world's version (`HierShapes2.version`, in every run's provenance); `VERSIONS`: every version a dataset can still
+draw (2.1, a default no result was measured on, is 2.2 without `NOVEL_EITHER_ORDER`)."""
 VERSIONS = {
     "2.0": "names at a uniform rank, the second object's size tied to the subject's, foils of any one-edit kind, tiers "
     "that grow",
@@ -394,8 +393,8 @@ def one_way_caption(c: Caption) -> Caption:
 # %% ../../nbs/06b_core.hiershapes2.ipynb #b9d20797
 def foil_candidates(c: Caption, scene, w: World, one_way: bool = False) -> dict:
     """Every one-edit foil of caption `c` per type of `FOIL_TYPES` (both strata; `binding_only` tells them apart); a
-    name
-    is replaced at its rank. With `one_way`, each relation foil is said one way (`one_way_caption`), repeats dropped."""
+    name is replaced at its rank. With `one_way`, each relation foil is said one way (`one_way_caption`), repeats
+    dropped."""
     out, nps = {t: [] for t in FOIL_TYPES}, c.nps
     for k, p in enumerate(nps):
         out["attribute"] += [hs1._swap(c, k, size=v) for v in SIZES if p.size and v != p.size]
@@ -522,6 +521,24 @@ def name_ranks(scene, rng: np.random.Generator, split: str) -> list:
     depth = len(scene[0].leaf)
     return [int(rng.integers(SUBJECT_MIN_RANK.get(split, 0) if k == 0 else 0, depth)) for k in range(len(scene))]
 
+# %% ../../nbs/06b_core.hiershapes2.ipynb #dfa22a67
+def _full_and_caption(
+    scene, nps: tuple, named: tuple, rng: np.random.Generator, split: str, one_way: bool, version: str
+):
+    """`make_texts`' two captions of a scene: (`full`, every object named by its leaf NP in `nps`; `caption`, named as
+    in `named`), with the same relation of the first two objects (drawn; on `novel` in 2.2 maybe said the other way)."""
+    if len(scene) > 1:
+        rels = [r for r in RELATIONS if relation_holds(scene[0], scene[1], r)]
+        rel = (0, rels[rng.integers(len(rels))], 1)
+        if split == "novel" and version not in ("2.0", "2.1") and rng.random() < NOVEL_EITHER_ORDER:
+            rel = (1, INVERSE[rel[1]], 0)
+        full, caption = Caption(nps[:2], rel), Caption(named[:2], rel)
+        if one_way:
+            full, caption = one_way_caption(full), one_way_caption(caption)
+    else:
+        full, caption = Caption(nps[:1]), Caption(named[:1])
+    return full, caption
+
 # %% ../../nbs/06b_core.hiershapes2.ipynb #cb3b5e0b
 def make_texts(
     scene,
@@ -542,16 +559,7 @@ def make_texts(
     s, nps, tiers = scene[0], tuple(o.np() for o in scene), tiers or ("growing" if version == "2.0" else "length_free")
     ranks = name_ranks(scene, rng, split) if version == "2.0" else [o.rank for o in scene]
     named = tuple(NP(p.node[: r + 1], p.size) for p, r in zip(nps, ranks))
-    if len(scene) > 1:
-        rels = [r for r in RELATIONS if relation_holds(scene[0], scene[1], r)]
-        rel = (0, rels[rng.integers(len(rels))], 1)
-        if split == "novel" and version not in ("2.0", "2.1") and rng.random() < NOVEL_EITHER_ORDER:
-            rel = (1, INVERSE[rel[1]], 0)
-        full, caption = Caption(nps[:2], rel), Caption(named[:2], rel)
-        if one_way:
-            full, caption = one_way_caption(full), one_way_caption(caption)
-    else:
-        full, caption = Caption(nps[:1]), Caption(named[:1])
+    full, caption = _full_and_caption(scene, nps, named, rng, split, one_way, version)
     tt = (
         length_free_tiers(full)
         if tiers == "length_free"

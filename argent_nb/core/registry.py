@@ -145,9 +145,8 @@ def help_text(parser, width: int = 100) -> str:
 # %% ../../nbs/01_core.registry.ipynb #4a44c708
 def saved_help(prog: str, path: str | os.PathLike | None = None) -> str | None:
     """The saved `--help` text of `python -m argent_nb.<prog>` (`path`: default the package's `HELP_FILE`), or None
-    where
-    it cannot stand for the live one: nothing saved for `prog`, an unreadable file, or plugins installed (their entry
-    points may add methods, datasets, benchmarks and keys)."""
+    where it cannot stand for the live one: nothing saved for `prog`, an unreadable file, or plugins installed (their
+    entry points may add methods, datasets, benchmarks and keys)."""
     if importlib.metadata.entry_points(group=PLUGIN_GROUP):
         return None
     f = importlib.resources.files("argent_nb") / HELP_FILE if path is None else path

@@ -171,8 +171,7 @@ def eval_world(data_name: str | None) -> str:
 def resolve_eval_world(cfg, data: dict) -> None:
     """Fill the evaluation config `cfg`'s `dataset: None` and `object_scale: None` from the training data's group `data`
     (a dict): its world (`eval_world`), and its object scale when that is the world scored (a group saved before the
-    key:
-    `DataCfg`'s declared `absent` value, 1), else the world's own default (`world_object_scale`)."""
+    key: `DataCfg`'s declared `absent` value, 1), else the world's own default (`world_object_scale`)."""
     if cfg.dataset is None:
         cfg.dataset = eval_world(data.get("name"))
     if cfg.object_scale is None:

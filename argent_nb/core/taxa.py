@@ -107,7 +107,7 @@ class TaxaTree(Taxonomy):
     def __repr__(self):
         return "Taxa" + super().__repr__().replace("Taxonomy(", "Tree(seed {}, ".format(self.seed), 1)
 
-# %% ../../nbs/06a_core.taxa.ipynb #a3a3b242
+# %% ../../nbs/06a_core.taxa.ipynb #90d275f8
 AXES = ("silhouette", "body", "pattern", "ink", "rim", "badge")
 "The trait axis rank k owns: AXES[k]."
 AXIS_VALUES = {
@@ -119,6 +119,8 @@ AXIS_VALUES = {
     "badge": ("lime", "navy", "spring green", "violet", "coral", "olive"),
 }
 "Values of each trait axis (siblings take distinct ones)."
+
+# %% ../../nbs/06a_core.taxa.ipynb #86293718
 RGB = {
     "red": (0.9, 0.1, 0.1),
     "yellow": (0.95, 0.85, 0.1),
@@ -146,6 +148,8 @@ RGB = {
     "olive": (0.6, 0.7, 0.2),
 }
 "RGB in [0, 1] of every colour an axis uses."
+
+# %% ../../nbs/06a_core.taxa.ipynb #a3a3b242
 RANK_NAMES = ("kingdom", "phylum", "class", "order", "family", "genus")
 JITTER = 0.04
 "Per-draw colour noise: each colour of an object moves by an independent uniform +-JITTER a channel."

@@ -96,6 +96,27 @@ def rankwise_zero_shot(
     out["mean"] = float(np.mean([out[n] for n in names]))
     return out
 
+# %% ../../nbs/21_rcme.metrics.ipynb #25f9eb36
+def _i2i_hits(img: Tensor, lab: Tensor, scored: Tensor, geometry: Geometry, k: int, chunk: int) -> Tensor:
+    """`image_to_image_recall`'s hits [R]: at each rank j, the scored queries (`scored` [N, R]) with an image of their
+    rank-j taxon among their `k` most similar other images (ties pessimistic), `chunk` queries at a time."""
+    N, R = lab.shape
+    hits = torch.zeros(R, dtype=torch.long)
+    with torch.no_grad():
+        for s in range(0, N, chunk):
+            q = torch.arange(s, min(s + chunk, N))
+            S = geometry.pairwise_similarity(img[q], img)  # [n, N]
+            if torch.isnan(S).any():
+                raise ValueError(f"{geometry!r} gave a NaN similarity for a query in rows {s}..{int(q[-1])}")
+            other = torch.ones_like(S, dtype=torch.bool)
+            other[torch.arange(len(q)), q] = False
+            for j in range(R):
+                same = (lab[q, j, None] == lab[None, :, j]) & other
+                best = torch.where(same, S, torch.full_like(S, -torch.inf)).amax(1, keepdim=True)
+                n_above = ((S >= best) & ~same & other).sum(1)  # irrelevant images at or above it
+                hits[j] += ((n_above < k) & scored[q, j]).sum()
+    return hits
+
 # %% ../../nbs/21_rcme.metrics.ipynb #ef8ae71e
 def image_to_image_recall(
     image_emb, rank_labels, geometry: Geometry, k: int = 1, rank_names: Sequence[str] | None = None, chunk: int = 512
@@ -118,20 +139,7 @@ def image_to_image_recall(
     for j in range(R):
         _, inv, cnt = torch.unique(lab[:, j], return_inverse=True, return_counts=True)
         scored[:, j] = cnt[inv] > 1
-    hits = torch.zeros(R, dtype=torch.long)
-    with torch.no_grad():
-        for s in range(0, N, chunk):
-            q = torch.arange(s, min(s + chunk, N))
-            S = geometry.pairwise_similarity(img[q], img)  # [n, N]
-            if torch.isnan(S).any():
-                raise ValueError(f"{geometry!r} gave a NaN similarity for a query in rows {s}..{int(q[-1])}")
-            other = torch.ones_like(S, dtype=torch.bool)
-            other[torch.arange(len(q)), q] = False
-            for j in range(R):
-                same = (lab[q, j, None] == lab[None, :, j]) & other
-                best = torch.where(same, S, torch.full_like(S, -torch.inf)).amax(1, keepdim=True)
-                n_above = ((S >= best) & ~same & other).sum(1)  # irrelevant images at or above it
-                hits[j] += ((n_above < k) & scored[q, j]).sum()
+    hits = _i2i_hits(img, lab, scored, geometry, k, chunk)
     n_scored = scored.sum(0)
     out = {n: (int(hits[j]) / int(n_scored[j]) if n_scored[j] else math.nan) for j, n in enumerate(names)}
     vals = [out[n] for n in names if not math.isnan(out[n])]
@@ -300,6 +308,47 @@ def _lineage_labels(taxonomy, leaves: Sequence[tuple], n: int) -> Tensor:
             )
     return torch.tensor([taxonomy.rank_labels(l) for l in leaves], dtype=torch.long).reshape(n, taxonomy.depth)
 
+# %% ../../nbs/21_rcme.metrics.ipynb #c4d579f1
+def _rcme_zero_shot(img: Tensor, node_emb, taxonomy, lab: Tensor, geometry: Geometry, names: list, off) -> dict:
+    "`rcme_scores`' zero-shot part: top-1 at each rank among that rank's texts (rows off[j]..off[j+1] of `node_emb`)."
+    zs = rankwise_zero_shot(img, [node_emb[off[j] : off[j + 1]] for j in range(taxonomy.depth)], lab, geometry, names)
+    return {f"rank_zs_{n}_top1": zs[n] for n in names} | {"rank_zs_mean_top1": zs["mean"]}
+
+# %% ../../nbs/21_rcme.metrics.ipynb #2566d7ad
+def _rcme_i2i(img: Tensor, lab: Tensor, geometry: Geometry, names: list) -> dict:
+    "`rcme_scores`' image-to-image part: R@1 at each rank and the queries it leaves out."
+    i2i = image_to_image_recall(img, lab, geometry, 1, names)
+    out = {f"i2i_{n}_R@1": i2i[n] for n in names} | {"i2i_mean_R@1": i2i["mean"]}
+    return out | {f"i2i_{n}_excluded": i2i[f"{n}_excluded"] for n in names}
+
+# %% ../../nbs/21_rcme.metrics.ipynb #d36d5f6a
+def _rcme_retrieval(
+    img: Tensor,
+    node_emb,
+    taxonomy,
+    leaves,
+    geometry: Geometry,
+    off,
+    retrieval_images,
+    steps: int,
+    procedure: str,
+    items,
+) -> dict:
+    """`rcme_scores`' retrieval part: `taxonomic_retrieval` of the images `retrieval_images` (None: all) among the
+    rank texts of their lineages; the per-image arrays go into `items` if it is given."""
+    sel = list(range(len(img))) if retrieval_images is None else [int(i) for i in retrieval_images]
+    cand = list(dict.fromkeys(a for i in sel for a in taxonomy.ancestors(leaves[i])))  # lineage nodes, first seen
+    row = {a: k for k, a in enumerate(cand)}
+    gt = torch.tensor([[row[a] for a in taxonomy.ancestors(leaves[i])] for i in sel])
+    rows = torch.tensor([off[len(a) - 1] + taxonomy.rank_index(a) for a in cand])
+    tr = taxonomic_retrieval(
+        img[sel], node_emb[rows], gt, geometry, steps=steps, procedure=procedure, per_image=items is not None
+    )
+    if items is not None:
+        tr, s = tr
+        items |= {"taxo_tau": s["tau_d"], "taxo_P": s["P"], "taxo_R": s["R"]}
+    return {f"taxo_{k}": v for k, v in tr.items()} | {"taxo_images": float(len(sel))}
+
 # %% ../../nbs/21_rcme.metrics.ipynb #527b6daa
 def rcme_scores(
     image_emb,
@@ -332,28 +381,33 @@ def rcme_scores(
     off = np.cumsum([0] + [len(r) for r in taxonomy.ranks])
     out = {}
     if "zero_shot" in parts:
-        zs = rankwise_zero_shot(
-            img, [node_emb[off[j] : off[j + 1]] for j in range(taxonomy.depth)], lab, geometry, names
-        )
-        out |= {f"rank_zs_{n}_top1": zs[n] for n in names} | {"rank_zs_mean_top1": zs["mean"]}
+        out |= _rcme_zero_shot(img, node_emb, taxonomy, lab, geometry, names, off)
     if "i2i" in parts:
-        i2i = image_to_image_recall(img, lab, geometry, 1, names)
-        out |= {f"i2i_{n}_R@1": i2i[n] for n in names} | {"i2i_mean_R@1": i2i["mean"]}
-        out |= {f"i2i_{n}_excluded": i2i[f"{n}_excluded"] for n in names}
+        out |= _rcme_i2i(img, lab, geometry, names)
     if "retrieval" in parts:
-        sel = list(range(len(img))) if retrieval_images is None else [int(i) for i in retrieval_images]
-        cand = list(dict.fromkeys(a for i in sel for a in taxonomy.ancestors(leaves[i])))  # lineage nodes, first seen
-        row = {a: k for k, a in enumerate(cand)}
-        gt = torch.tensor([[row[a] for a in taxonomy.ancestors(leaves[i])] for i in sel])
-        rows = torch.tensor([off[len(a) - 1] + taxonomy.rank_index(a) for a in cand])
-        tr = taxonomic_retrieval(
-            img[sel], node_emb[rows], gt, geometry, steps=steps, procedure=procedure, per_image=items is not None
+        out |= _rcme_retrieval(
+            img, node_emb, taxonomy, leaves, geometry, off, retrieval_images, steps, procedure, items
         )
-        if items is not None:
-            tr, s = tr
-            items |= {"taxo_tau": s["tau_d"], "taxo_P": s["P"], "taxo_R": s["R"]}
-        out |= {f"taxo_{k}": v for k, v in tr.items()} | {"taxo_images": float(len(sel))}
     return out
+
+# %% ../../nbs/21_rcme.metrics.ipynb #fe4ab8ab
+def _taxonomy_and_leaves(dataset) -> tuple:
+    "The taxonomy of a taxonomy dataset and each sample's taxon path, or a TypeError if it has not both."
+    tax = getattr(dataset, "taxonomy", None)
+    if tax is None or not hasattr(dataset, "leaf"):
+        raise TypeError(
+            f"{type(dataset).__name__} needs `taxonomy` and `leaf(i)` (each sample's taxon path) for RCME's benchmark"
+        )
+    leaves = [tuple(dataset.leaf(i)) for i in range(len(dataset))]
+    return tax, leaves
+
+# %% ../../nbs/21_rcme.metrics.ipynb #8d1cf32f
+def _rank_text_embeddings(model, dataset, tax, family, batch_size: int, accelerator=None) -> Tensor:
+    """The embeddings [M, D] of the rank texts of `tax`'s nodes (`rank_text_table` order) in the text family `family`
+    of `dataset` (None: `taxonomy.rank_text`), each distinct text embedded once."""
+    texts, _ = rank_text_table(tax, None if family is None else functools.partial(dataset.rank_text, family=family))
+    pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}  # distinct texts (two nodes could share one)
+    return encode_texts(model, list(pos), batch_size, accelerator)[torch.tensor([pos[t] for t in texts])]
 
 # %% ../../nbs/21_rcme.metrics.ipynb #d2e5dcae
 def rcme_evaluate(
@@ -375,39 +429,19 @@ def rcme_evaluate(
     `.rank_text(node, family)`; without them: `taxonomy.rank_text`): plain keys for the first family; the others
     suffixed `_<key_safe(family)>`, with the parts that read texts (zero-shot, retrieval). Also returns the first
     family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is embedded once, each image
-    once.
-    `items`: the first family's per-image retrieval arrays (`rcme_scores`)."""
-    tax = getattr(dataset, "taxonomy", None)
-    if tax is None or not hasattr(dataset, "leaf"):
-        raise TypeError(
-            f"{type(dataset).__name__} needs `taxonomy` and `leaf(i)` (each sample's taxon path) for RCME's benchmark"
-        )
-    leaves = [tuple(dataset.leaf(i)) for i in range(len(dataset))]
+    once. `items`: the first family's per-image retrieval arrays (`rcme_scores`)."""
+    tax, leaves = _taxonomy_and_leaves(dataset)
     img = embed_dataset(model, dataset, ["images"], batch_size, accelerator)["images"]
     sel = one_per_leaf(leaves, species_seed) if one_per_species else None
+    kw = dict(steps=steps, procedure=procedure, retrieval_images=sel)  # the same for every family
     families = list(getattr(dataset, "text_families", None) or [None])
     out, first = {}, None
     for f in families:
         sfx, p = ("", parts) if f == families[0] else (f"_{key_safe(f)}", [q for q in parts if q != "i2i"])
-        texts, _ = rank_text_table(tax, None if f is None else functools.partial(dataset.rank_text, family=f))
-        pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}  # distinct texts (two nodes could share one)
-        node_emb = encode_texts(model, list(pos), batch_size, accelerator)[torch.tensor([pos[t] for t in texts])]
+        node_emb = _rank_text_embeddings(model, dataset, tax, f, batch_size, accelerator)
         if p:
-            out |= {
-                k + sfx: v
-                for k, v in rcme_scores(
-                    img,
-                    node_emb,
-                    tax,
-                    leaves,
-                    geometry,
-                    steps=steps,
-                    procedure=procedure,
-                    retrieval_images=sel,
-                    parts=p,
-                    items=items if not sfx else None,
-                ).items()
-            }
+            scores = rcme_scores(img, node_emb, tax, leaves, geometry, parts=p, items=items if not sfx else None, **kw)
+            out |= {k + sfx: v for k, v in scores.items()}
         first = node_emb if first is None else first
     return out, first
 
