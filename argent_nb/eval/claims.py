@@ -103,9 +103,8 @@ def leave_one_out(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each run's statistic on all items of `x` [S, N, ...], [S], and with each block of clusters left out, [S, B]. The
     mean (`stat` None) leaves out one cluster at a time (from per-cluster sums); any other `stat` (items -> float)
-    leaves
-    out one cluster, or with more than `max_blocks` clusters one of `max_blocks` blocks, the clusters dealt into them
-    at random (`seed`), whole."""
+    leaves out one cluster, or with more than `max_blocks` clusters one of `max_blocks` blocks, the clusters dealt into
+    them at random (`seed`), whole."""
     S, n = x.shape[:2]
     if stat is None:
         if x.ndim != 2:
@@ -155,6 +154,41 @@ def difference_parts(ta, ja, tb, jb, paired: bool) -> tuple[float, list[tuple[st
         ("items", items, blocks - 1),
     ]
 
+# %% ../../nbs/79c_eval.claims.ipynb #a6ce8a4a
+def _decide_runs(a, b, direction: int, paired_seeds: bool, level: float, margin: float):
+    """The per-item outcomes `a`, `b` of `decide` as `runs_array`s, checked against each other (the same items; as
+    many runs, or one of B, where paired by seed) and against `level`, `margin` and `direction`."""
+    a, b = runs_array(a, "a"), runs_array(b, "b")
+    if a.shape[1:] != b.shape[1:]:
+        raise ValueError(f"a and b must score the same test items: a has items of shape {a.shape[1:]}, b {b.shape[1:]}")
+    sa, sb = a.shape[0], b.shape[0]
+    if paired_seeds and sb not in (1, sa):
+        raise ValueError(
+            f"paired seeds need as many runs of a as of b, got {sa} and {sb}; paired_seeds=False treats the runs as "
+            "independent"
+        )
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    if margin < 0:
+        raise ValueError(f"margin must be >= 0, got {margin}")
+    if margin and direction != 1:
+        raise ValueError("a margin states a non-inferiority claim (A >= B - margin): use direction=1")
+    return a, b
+
+# %% ../../nbs/79c_eval.claims.ipynb #bc7fbc50
+def _t_interval(diff: float, parts: list[tuple[str, float, int]], level: float, margin: float = 0.0):
+    """The t-interval at `level` of a difference `diff` with variance `parts` (`difference_parts`): (standard error,
+    degrees of freedom (the fewest of a non-zero part), lo, hi, two-sided p of `diff + margin` = 0, and the true
+    difference the interval detects with 80% power)."""
+    import scipy.stats  # here, not at import: `train --help` stays light
+
+    var = sum(v for _, v, _ in parts)
+    df = min([f for _, v, f in parts if v > 0] or [np.inf])
+    se, q = float(np.sqrt(var)), float(scipy.stats.t.ppf((1 + level) / 2, df))
+    lo, hi, z = diff - q * se, diff + q * se, diff + margin
+    p = float(2 * scipy.stats.t.sf(abs(z) / se, df)) if se > 0 else float(z == 0)
+    return se, df, lo, hi, p, (q + float(scipy.stats.t.ppf(0.8, df))) * se
+
 # %% ../../nbs/79c_eval.claims.ipynb #937e1149
 def decide(
     a,
@@ -171,49 +205,17 @@ def decide(
     `margin`") from per-item outcomes `a`, `b` of the same items ([N], [S, N] or [S, N, k]: `runs_array`) by the rule
     above: runs paired by seed (`paired_seeds`; a B of one run is a fixed reference), `stat` the metric (None: the
     mean), items in clusters `groups`, their jackknife in at most `max_blocks` blocks for a `stat`."""
-    import scipy.stats  # here, not at import: `train --help` stays light
-
-    a, b = runs_array(a, "a"), runs_array(b, "b")
-    if a.shape[1:] != b.shape[1:]:
-        raise ValueError(f"a and b must score the same test items: a has items of shape {a.shape[1:]}, b {b.shape[1:]}")
+    a, b = _decide_runs(a, b, direction, paired_seeds, level, margin)
     (sa, n), sb = a.shape[:2], b.shape[0]
-    if paired_seeds and sb not in (1, sa):
-        raise ValueError(
-            f"paired seeds need as many runs of a as of b, got {sa} and {sb}; paired_seeds=False treats the runs as "
-            "independent"
-        )
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
-    if margin < 0:
-        raise ValueError(f"margin must be >= 0, got {margin}")
-    if margin and direction != 1:
-        raise ValueError("a margin states a non-inferiority claim (A >= B - margin): use direction=1")
     inv, g = cluster_labels(n, groups)
     (ta, ja), (tb, jb) = (leave_one_out(x, inv, g, stat, max_blocks) for x in (a, b))
     paired = paired_seeds or sb == 1
     if paired and sb == 1 and sa > 1:
         tb, jb = np.repeat(tb, sa), np.repeat(jb, sa, 0)
     diff, parts = difference_parts(ta, ja, tb, jb, paired)
-    var = sum(v for _, v, _ in parts)
-    df = min([f for _, v, f in parts if v > 0] or [np.inf])
-    se, q = float(np.sqrt(var)), float(scipy.stats.t.ppf((1 + level) / 2, df))
-    lo, hi, z = diff - q * se, diff + q * se, diff + margin
-    p = float(2 * scipy.stats.t.sf(abs(z) / se, df)) if se > 0 else float(z == 0)
-    return Decision(
-        diff,
-        lo,
-        hi,
-        verdict(lo + margin, hi + margin, direction),
-        direction,
-        n,
-        (sa, sb),
-        level,
-        se,
-        float(df),
-        p,
-        (q + float(scipy.stats.t.ppf(0.8, df))) * se,
-        margin,
-    )
+    se, df, lo, hi, p, detectable = _t_interval(diff, parts, level, margin)
+    verd = verdict(lo + margin, hi + margin, direction)
+    return Decision(diff, lo, hi, verd, direction, n, (sa, sb), level, se, float(df), p, detectable, margin)
 
 # %% ../../nbs/79c_eval.claims.ipynb #c223203c
 def null_runs(
@@ -314,8 +316,7 @@ def claim_row(
 ) -> dict:
     """A claim decided, as a row of a verdict table: `claim` (its words), `paper` (the paper's number, its words), the
     means `A` and `B` of the per-item outcomes `a`, `b` (`decide`'s inputs, `kw` to it) and `decision` for the claim
-    that
-    A is higher (`direction=1`) or lower (-1), or not lower by more than `margin`. `controls` ({name: value on this
+    that A is higher (`direction=1`) or lower (-1), or not lower by more than `margin`. `controls` ({name: value on this
     metric}) and `chance`: a control farther from chance than its band, max(`tolerance`, `z` x its standard error in
     `controls_se`, 0 where not given), makes the claim not decidable."""
     a, b = runs_array(a, "a"), runs_array(b, "b")
@@ -337,15 +338,40 @@ def claim_row(
         "controls_se": dict(controls_se or {}),
     }
 
+# %% ../../nbs/79c_eval.claims.ipynb #20e481a9
+def _verdict_row(r: dict, holm_verdict: str, digits: int = 3) -> list[str]:
+    "The cells of `claim_row` row `r` in `verdict_table`, but its controls: `holm_verdict` in the column Holm."
+    f = lambda v: f"{v:+.{digits}f}"
+    d = r["decision"]
+    return [
+        r["claim"] + (f" (margin {r['margin']:g})" if r["margin"] else ""),
+        r["paper"],
+        f"{r['A']:.{digits}f}",
+        f"{r['B']:.{digits}f}",
+        f"{f(d.diff)} [{f(d.lo)}, {f(d.hi)}]",
+        f"**{d.verdict}**" + (f": {d.note}" if d.note else ""),
+        holm_verdict,
+        f"{d.detectable:.{digits}f}",
+        str(d.n_items),
+        "/".join(map(str, d.n_seeds)),
+    ]
+
+# %% ../../nbs/79c_eval.claims.ipynb #52949cec
+def _controls_cell(r: dict, digits: int = 3) -> str:
+    """The controls cell of row `r` in `verdict_table`: its `chance` (where it has one), then each control's value on
+    the claim's metric (a 'control:' prefix dropped), marked where the row names it in `not_gating`."""
+    return (f"chance {r['chance']:g}: " if r.get("chance") is not None else "") + "; ".join(
+        f"{k.removeprefix('control:')} {v:.{digits}f}" + (" (not gating)" if k in r.get("not_gating", ()) else "")
+        for k, v in r.get("controls", {}).items()
+    )
+
 # %% ../../nbs/79c_eval.claims.ipynb #9475bf46
 def verdict_table(rows: list[dict], digits: int = 3, level: float | None = None) -> str:
     """The markdown verdict table of `claim_row` rows: claim (with its margin), the paper's number, A and B, A - B with
-    its interval, the verdict (with the winning control where not decidable), Holm's verdict (a row's `holm`, where
-    the rows' family was larger than the table, else `holm` over the rows),
-    the effect the claim could detect, and the test items and seeds (of A / B) it was decided on; where rows carry
-    `controls`, the controls' values on the claim's metric beside it (and its `chance`, where the row has one; a
-    control the row names in `not_gating` marked so)."""
-    f = lambda v: f"{v:+.{digits}f}"
+    its interval, the verdict (with the winning control where not decidable), Holm's verdict (a row's `holm`, where the
+    rows' family was larger than the table, else `holm` over the rows), the effect the claim could detect, and the test
+    items and seeds (of A / B) it was decided on; where rows carry `controls`, the controls' values on the claim's
+    metric beside it (and its `chance`, where the row has one; a control the row names in `not_gating` marked so)."""
     level = level or (rows[0]["decision"].level if rows else 0.95)
     adjusted = (
         [r["holm"] for r in rows] if all("holm" in r for r in rows) else holm([r["decision"] for r in rows], level)
@@ -362,40 +388,16 @@ def verdict_table(rows: list[dict], digits: int = 3, level: float | None = None)
         "items",
         "seeds",
     ]
-    body = [
-        [
-            r["claim"] + (f" (margin {r['margin']:g})" if r["margin"] else ""),
-            r["paper"],
-            f"{r['A']:.{digits}f}",
-            f"{r['B']:.{digits}f}",
-            f"{f(d.diff)} [{f(d.lo)}, {f(d.hi)}]",
-            f"**{d.verdict}**" + (f": {d.note}" if d.note else ""),
-            h,
-            f"{d.detectable:.{digits}f}",
-            str(d.n_items),
-            "/".join(map(str, d.n_seeds)),
-        ]
-        for r, h in zip(rows, adjusted)
-        for d in [r["decision"]]
-    ]
+    body = [_verdict_row(r, h, digits) for r, h in zip(rows, adjusted)]
     if any(r.get("controls") for r in rows):
-        cell = lambda r: (
-            (f"chance {r['chance']:g}: " if r.get("chance") is not None else "")
-            + "; ".join(
-                f"{k.removeprefix('control:')} {v:.{digits}f}"
-                + (" (not gating)" if k in r.get("not_gating", ()) else "")
-                for k, v in r.get("controls", {}).items()
-            )
-        )
-        head, body = head + ["controls"], [b + [cell(r)] for b, r in zip(body, rows)]
+        head, body = head + ["controls"], [b + [_controls_cell(r, digits)] for b, r in zip(body, rows)]
     return markdown_table(head, body)
 
 # %% ../../nbs/79c_eval.claims.ipynb #16bda5e0
 def plot_claims(rows: list[dict], title: str, ax=None):
     """The differences A - B of `claim_row` rows with their intervals, one line per claim (top first), coloured by
-    verdict (not decidable: orange), each in the direction its paper claims (a lower-is-claimed difference is drawn as
-    B - A), margins dashed
-    (and in the legend where a row has one)."""
+    verdict (not decidable: orange), each in the direction its paper claims (a lower-is-claimed difference is drawn as B
+    - A), margins dashed (and in the legend where a row has one)."""
     import matplotlib.pyplot as plt
 
     ax = ax or plt.subplots(figsize=(8, 0.45 * len(rows) + 1.4))[1]

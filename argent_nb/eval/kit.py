@@ -83,8 +83,8 @@ def hiershapes_eval_set(
     cfg: EvalCfg, fields: Sequence[str] | None = None, *, split: str | None = None, n: int | None = None, **kwargs
 ) -> HierShapes | HierShapes2:
     """The samples of the world `cfg.dataset` names (None: the first of `core.schema.WORLDS`) that `cfg` selects
-    (`split`, `n`, `seed`,
-    `image_size`, and HierShapes 2's `object_scale`), with `fields` (None: all), unless overridden."""
+    (`split`, `n`, `seed`, `image_size`, and HierShapes 2's `object_scale`), with `fields` (None: all), unless
+    overridden."""
     w = cfg.dataset or next(iter(WORLDS))
     scale = getattr(cfg, "object_scale", None)
     return WORLDS[w](

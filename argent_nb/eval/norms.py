@@ -158,8 +158,7 @@ def _horopca_ascent(
     x0: Tensor, xs: Tensor, W: Tensor, steps: int, lr: float
 ) -> tuple[tuple[float, Tensor], list[float]]:
     """Adam (`steps`, `lr`) from directions `W` [K, D] (orthonormalised by QR at each iterate) maximising the variance
-    of
-    the horospherical projections of unit-curvature points (`x0` [N], `xs` [N, D]). Returns ((the best variance, its
+    of the horospherical projections of unit-curvature points (`x0` [N], `xs` [N, D]). Returns ((the best variance, its
     orthonormal directions), the variance at each of the steps + 1 iterates)."""
     W = W.clone().requires_grad_(True)
     opt = torch.optim.Adam([W], lr=lr)
@@ -263,10 +262,8 @@ def plot_projection(coords: Mapping[str, Tensor], disk: bool = True, ax=None, ti
 # %% ../../nbs/84_eval.norms.ipynb #323537b6
 def mean_pairwise_cosine(x: Tensor, valid: Tensor | None = None, eps: float = 1e-12) -> Tensor:
     """Mean cosine over ordered pairs i != j of the rows of `x` [n, D] (those marked `valid`): 1 when every row points
-    the
-    same way (directional collapse), about 0 for isotropic directions, >= -1/(n-1) always. Computed as
-    (||sum_i u_i||^2 - n) / (n (n - 1)) with u_i = x_i / ||x_i|| (differentiable; half precision in float32); nan if n
-    < 2."""
+    the same way (directional collapse), about 0 for isotropic directions, >= -1/(n-1) always. Computed as (||sum_i
+    u_i||^2 - n) / (n (n - 1)) with u_i = x_i / ||x_i|| (differentiable; half precision in float32); nan if n < 2."""
     if x.ndim != 2:
         raise ValueError(f"x: expected [n, D] embeddings, got shape {tuple(x.shape)}")
     u = F.normalize(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x, dim=-1, eps=eps)
@@ -307,9 +304,8 @@ def collapse_diagnostics(components: Mapping[str, Tensor]) -> dict[str, float]:
 @register_benchmark("norms")
 def norms_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """Median norm per component (`norm_median_<k>`) and per tier (`norm_median_tier_<t>`, t = 1..T), fraction of
-    parents
-    inside the norm boundary, the collapse diagnostic per component (`norm_cos_<k>`, `norm_erank_<k>`), and (with
-    `cfg.plots_dir`) the figures; on the samples of the world `cfg.dataset` names."""
+    parents inside the norm boundary, the collapse diagnostic per component (`norm_cos_<k>`, `norm_erank_<k>`), and
+    (with `cfg.plots_dir`) the figures; on the samples of the world `cfg.dataset` names."""
     n = min(cfg.n, 300)
     ds = hiershapes_eval_set(cfg, ["images", "captions", "box_images"], n=n)
     geo = entailment_geometry(model, accelerator)

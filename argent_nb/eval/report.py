@@ -81,8 +81,8 @@ def seed_halfwidth(std: float | None, n: int, level: float = 0.95) -> float | No
 # %% ../../nbs/79a_eval.report.ipynb #c7b0fda6
 def table_cells(table: dict, digits: int = 3, level: float | None = None) -> tuple[list[str], list[list[str]]]:
     """(header, rows) of strings: method, runs ('n' or 'n/total' when some failed), then per metric 'mean ± std', or
-    with
-    `level` 'mean [lo, hi]' (Student's t interval over the runs, `seed_halfwidth`); one run: its value; '-': none."""
+    with `level` 'mean [lo, hi]' (Student's t interval over the runs, `seed_halfwidth`); one run: its value; '-':
+    none."""
     metrics = list(dict.fromkeys(m for r in table.values() for m in r["mean"]))
 
     def cell(r, m):
@@ -134,18 +134,50 @@ def metric_family(name: str) -> str:
     base = name.split("/")[-1]
     return next(f for f, pat in FAMILIES if re.search(pat, base))
 
-# %% ../../nbs/79a_eval.report.ipynb #abdb25af
-def plot_table(table: dict, path: str | Path | None = None, title: str = "evaluation", level: float | None = None):
-    """Bar chart of the table, one panel per metric family: a bar per row (initial models hatched), error bars = std
-    over
-    seeds, or with `level` the half-width of the t interval (`seed_halfwidth`)."""
-    import matplotlib.pyplot as plt
-
+# %% ../../nbs/79a_eval.report.ipynb #d277bbf2
+def _drawn_families(table: dict) -> dict[str, list[str]]:
+    """The metrics of `table` that `plot_table` draws, by family (`metric_family`), in first-seen order: every family
+    but 'counts' and 'PEP detail'."""
     fams = {}
     for m in dict.fromkeys(m for r in table.values() for m in r["mean"]):
         fams.setdefault(metric_family(m), []).append(m)
     for f in ("counts", "PEP detail"):
         fams.pop(f, None)
+    return fams
+
+# %% ../../nbs/79a_eval.report.ipynb #e9ac1477
+def _bar_panel(ax, table: dict, labels: list[str], fam: str, ms: list[str], level: float | None = None):
+    """One panel of `plot_table` on `ax`: family `fam`, a group of bars per metric of `ms`, a bar per row of `labels`
+    (initial models hatched), error bars = std over seeds, or with `level` the t interval's half-width."""
+    w = 0.8 / max(1, len(labels))
+    err = lambda r, m: (r["std"].get(m) if level is None else seed_halfwidth(r["std"].get(m), r["n"], level)) or 0
+    x = np.arange(len(ms))
+    for j, lab in enumerate(labels):
+        r = table[lab]
+        ax.bar(
+            x + (j - (len(labels) - 1) / 2) * w,
+            [r["mean"].get(m, np.nan) for m in ms],
+            w,
+            label=lab,
+            yerr=[err(r, m) for m in ms],
+            capsize=2,
+            hatch="//" if r["kind"] == "init" else None,
+            alpha=0.85,
+        )
+    ax.set_xticks(x, [m.split("/")[-1] for m in ms], rotation=40, ha="right", fontsize=7)
+    ax.set(
+        title=fam,
+        xlabel="metric",
+        ylabel="mean ± std over seeds" if level is None else f"mean, {level:.0%} interval over seeds",
+    )
+
+# %% ../../nbs/79a_eval.report.ipynb #abdb25af
+def plot_table(table: dict, path: str | Path | None = None, title: str = "evaluation", level: float | None = None):
+    """Bar chart of the table, one panel per metric family: a bar per row (initial models hatched), error bars = std
+    over seeds, or with `level` the half-width of the t interval (`seed_halfwidth`)."""
+    import matplotlib.pyplot as plt
+
+    fams = _drawn_families(table)
     labels = [l for l, r in table.items() if r["n"]]
     width = max(
         [min(24.0, max(6.5, 0.12 * len(ms) * len(labels) + 1.5)) for ms in fams.values()] or [6.5]
@@ -153,28 +185,8 @@ def plot_table(table: dict, path: str | Path | None = None, title: str = "evalua
     cols = 2 if len(fams) > 1 and width <= 8 else 1
     nr = max(1, math.ceil(len(fams) / cols))
     fig, axes = plt.subplots(nr, cols, figsize=(width * cols, 3.4 * nr), squeeze=False)
-    w = 0.8 / max(1, len(labels))
-    err = lambda r, m: (r["std"].get(m) if level is None else seed_halfwidth(r["std"].get(m), r["n"], level)) or 0
     for ax, (fam, ms) in zip(axes.flat, fams.items()):
-        x = np.arange(len(ms))
-        for j, lab in enumerate(labels):
-            r = table[lab]
-            ax.bar(
-                x + (j - (len(labels) - 1) / 2) * w,
-                [r["mean"].get(m, np.nan) for m in ms],
-                w,
-                label=lab,
-                yerr=[err(r, m) for m in ms],
-                capsize=2,
-                hatch="//" if r["kind"] == "init" else None,
-                alpha=0.85,
-            )
-        ax.set_xticks(x, [m.split("/")[-1] for m in ms], rotation=40, ha="right", fontsize=7)
-        ax.set(
-            title=fam,
-            xlabel="metric",
-            ylabel="mean ± std over seeds" if level is None else f"mean, {level:.0%} interval over seeds",
-        )
+        _bar_panel(ax, table, labels, fam, ms, level)
     for ax in axes.flat[len(fams) :]:
         ax.axis("off")
     h, l = axes.flat[0].get_legend_handles_labels()  # one legend for every panel, below them: no bars hidden

@@ -52,7 +52,7 @@ def tree_chance(trues: Sequence[tuple], j: int = -1, taxonomy=None, convention: 
     per = [tree_metrics([n] * len(trues), trues, convention) for n in nodes]
     return {k: float(np.mean([r[k] for r in per])) for k in per[0]}
 
-# %% ../../nbs/83_eval.tree.ipynb #ce993487
+# %% ../../nbs/83_eval.tree.ipynb #fee0051d
 @dataclass
 class TreeParams:
     "Keys of the `tree` benchmark (`eval.tree.*`)."
@@ -66,7 +66,20 @@ class TreeParams:
         True, "HierShapes 2: also on single-object scenes of held-out subtrees (keys tree_*_novel_taxa)"
     )
 
+# %% ../../nbs/83_eval.tree.ipynb #7f1156f4
+def _tree_keys(prefix: str, x, trues: list, split: str, ws: list, fams: dict, geo, tax, convention: str) -> dict:
+    """The `tree` keys of one input, the embeddings `x` of items whose true leaves are `trues`, in every text family of
+    `fams` (leaf class weights `ws`, one per family): `<prefix>_<metric><family><split>` (`tree_metrics` in
+    `convention`), and with `prefix` 'tree' (the crops) also the top-1 accuracy `tree_top1<family><split>`."""
+    out = {}
+    for w, fam in zip(ws, fams.values()):
+        preds, sfx = predict_nodes(x, w, geo, taxonomy=tax), fam + split
+        out.update({f"{prefix}_{k}{sfx}": v for k, v in tree_metrics(preds, trues, convention).items()})
+        if prefix == "tree":
+            out[f"tree_top1{sfx}"] = float(np.mean([p_ == t for p_, t in zip(preds, trues)]))
+    return out
 
+# %% ../../nbs/83_eval.tree.ipynb #ce993487
 @register_benchmark("tree", Params=TreeParams)
 def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     """TIE/LCA/J/PH/RH of zero-shot leaf predictions for HierShapes subjects: box crops (`tree_*`), full images
@@ -98,9 +111,5 @@ def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
         )
     out = {}
     for prefix, x, trues, split in inputs:
-        for w, fam in zip(ws, fams.values()):
-            preds, sfx = predict_nodes(x, w, geo, taxonomy=tax), fam + split
-            out.update({f"{prefix}_{k}{sfx}": v for k, v in tree_metrics(preds, trues, p.convention).items()})
-            if prefix == "tree":
-                out[f"tree_top1{sfx}"] = float(np.mean([p_ == t for p_, t in zip(preds, trues)]))
+        out |= _tree_keys(prefix, x, trues, split, ws, fams, geo, tax, p.convention)
     return out
