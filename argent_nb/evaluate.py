@@ -114,7 +114,7 @@ def _train_defaults() -> dict:
     "The trainer's default config, flattened."
     return flatten(to_dict(default_config()))
 
-
+# %% ../nbs/51_evaluate.ipynb #3997aff8
 def method_key(cfg: dict, _depth: int = 0) -> dict:
     """The flattened run config less `NOT_METHOD` and the `eval` group: runs with equal keys differ only in their seed.
     A key the run's config lacks (saved before the key existed) counts at its default. A stage-2 run's `model.init_from`

@@ -74,7 +74,7 @@ class Claim:
     paired_seeds: bool = True
     section: str = ""
 
-
+# %% ../nbs/48_experiments.ipynb #822c5826
 @dataclass(frozen=True)
 class Table:
     "One evaluation command over several runs of the plan: `python -m argent_nb.evaluate RUNS --out <root>/<out> ARGS`."
@@ -83,7 +83,7 @@ class Table:
     runs: tuple[str, ...]
     args: tuple[str, ...] = ()
 
-
+# %% ../nbs/48_experiments.ipynb #5f0d1250
 @dataclass(frozen=True)
 class Eval:
     "An evaluation of each run of `labels` (`runs.evaluate_run(RUN, *args, out=out)`), kept in its folder as `out`."
@@ -144,7 +144,7 @@ class Need:
     scores: dict = field(default_factory=dict)
     evals: list = field(default_factory=list)
 
-
+# %% ../nbs/48_experiments.ipynb #49fb6431
 def needed(plan: Mapping[str, Group], groups: Sequence[str]) -> dict[str, Need]:
     """{run name: Need} of `groups` of `plan`: their runs, labelled runs and tables' runs, the runs those start from,
     each with the scores and evaluations the groups ask; start runs first."""
@@ -1214,7 +1214,7 @@ def step_rates(plan: Mapping[str, Group], root: Path) -> dict[str, list[float]]:
             out.setdefault(r.config, []).append(c["cpu_s"] / r.steps)
     return out
 
-
+# %% ../nbs/48_experiments.ipynb #a52d2de1
 def run_status(d: Path, need: Need, rates: Mapping[str, list]) -> dict:
     """One run's state, its measured cost and, unless done, the CPU seconds it should still take (its config's mean
     rate, else every run's; None: none measured)."""
@@ -1966,7 +1966,7 @@ def read_claims(group: str, root: Path, section: str | None = None) -> list[dict
         if section is None or r.get("section") == section
     ]
 
-
+# %% ../nbs/48_experiments.ipynb #c113e7e7
 def group_runs(group: Group, label: str, root: Path) -> list[Path]:
     "The run folders of `label` in `group`, in seed order."
     return [Path(root) / n for n in group.labels[label]]

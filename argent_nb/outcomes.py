@@ -272,7 +272,7 @@ def run_record(d, leaderboard, env: dict | None = None, n: int = 1000) -> dict:
         raise KeyError(f"{lb / 'eval' / 'results.json'}: no run {label!r} seed {seed} (for {d})")
     return scored[(label, int(seed))]
 
-
+# %% ../nbs/47_outcomes.ipynb #78eaad59
 def pep_parts_table(runs: dict, leaderboard, env: dict | None = None, n: int = 1000) -> str:
     """`PEP_PARTS` per group of `runs` ({label: [run folders]}, the mean over the folders' `run_record`s), then the
     untrained models' and the length-only control's rows of `leaderboard`'s record."""

@@ -22,7 +22,7 @@ hash."""
 def _git(root: Path, *args: str) -> bytes:
     return subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True, timeout=60).stdout
 
-
+# %% ../nbs/45a_provenance.ipynb #56dfe952
 def git_code_version(root: str | os.PathLike) -> dict | None:
     """`{"commit", "dirty", "diff_sha256"}` of the git checkout holding `root`, or None outside one (or without git).
     The hash covers `git diff HEAD --binary` and every untracked, unignored file's name and bytes, so two trees with
@@ -199,7 +199,7 @@ def _identity(p: Mapping | None) -> tuple:
     c = p.get("code") or {}
     return ("code", c.get("commit"), c.get("diff_sha256"), "world", json.dumps(p.get("world"), sort_keys=True))
 
-
+# %% ../nbs/45a_provenance.ipynb #73baec20
 def _say(p: Mapping | None) -> str:
     if p is None:
         return "no provenance record"
@@ -209,7 +209,7 @@ def _say(p: Mapping | None) -> str:
     )
     return f"{code}, world {w.get('name')} v{w.get('version')}"
 
-
+# %% ../nbs/45a_provenance.ipynb #125864d2
 def pooling_problem(records: Mapping[str, Mapping | None]) -> str | None:
     """None when every record of `records` ({run label: provenance or None}) has the same code (commit and diff hash)
     and world; else one line naming the groups of runs that differ and what each was made with."""

@@ -59,7 +59,7 @@ def checkpoint_name(step: int) -> str:
     "The folder name of the checkpoint at `step`: `step_0000200`."
     return f"step_{step:07d}"
 
-
+# %% ../nbs/45_runs.ipynb #8c96c228
 def step_of(path: str | os.PathLike) -> int | None:
     """The step of a checkpoint folder or of a weights file inside one (`step_N`, or Accelerate's automatic
     `checkpoint_N`), or None."""
@@ -82,7 +82,7 @@ def is_checkpoint(folder: str | os.PathLike, written: bool = False) -> bool:
         return False
     return (p / CHECKSUMS).is_file() or (not written and any((p / n).is_file() for n in CHECKPOINT_WEIGHTS))
 
-
+# %% ../nbs/45_runs.ipynb #05b4590b
 def checkpoints(run_dir: str | os.PathLike, written: bool = False) -> list[Path]:
     "The checkpoints (`is_checkpoint`) in `run_dir/checkpoints`, oldest first."
     root = Path(run_dir) / CHECKPOINTS
@@ -98,7 +98,7 @@ def _sha256(path: Path) -> str:
             h.update(block)
     return h.hexdigest()
 
-
+# %% ../nbs/45_runs.ipynb #2d3e0743
 def write_checksums(folder: str | os.PathLike) -> Path:
     "Write `folder/checksums.json`: `{relative path: {'bytes': size, 'sha256': digest}}` for every file below `folder`."
     folder = Path(folder)
@@ -158,7 +158,7 @@ def _split_tensors(x, key: str, tensors: dict):
         "and string-keyed dicts only"
     )
 
-
+# %% ../nbs/45_runs.ipynb #759db0e2
 def _join_tensors(x, tensors: dict, where: str):
     "The inverse of `_split_tensors`."
     if isinstance(x, dict):
@@ -181,7 +181,7 @@ def save_training_state(folder: str | os.PathLike, objects: dict) -> None:
     save_file(tensors, str(folder / f"{TRAINING_STATE}.safetensors"))
     (folder / f"{TRAINING_STATE}.json").write_text(json.dumps(data, indent=1) + "\n")
 
-
+# %% ../nbs/45_runs.ipynb #e023516e
 def _legacy_state(folder: Path, objects: dict) -> dict:
     "Checkpoints written before `training_state`: Accelerate's `custom_checkpoint_N.pkl`, in registration order."
     import torch
@@ -224,7 +224,7 @@ def read_training_state(folder: str | os.PathLike) -> dict:
     except RecursionError:
         raise ValueError(f"{f} is damaged: nested too deeply to read") from None
 
-
+# %% ../nbs/45_runs.ipynb #c387b7ed
 def load_training_state(folder: str | os.PathLike, objects: dict) -> None:
     "Load each of `objects` (name -> object with `load_state_dict`) from a checkpoint; nothing in it is executed."
     folder = Path(folder)
@@ -245,7 +245,7 @@ def _refused(f: Path, e: Exception) -> str:
         "in it was run. Only resume from checkpoints you trust"
     )
 
-
+# %% ../nbs/45_runs.ipynb #3489405c
 def state_files_problem(folder: str | os.PathLike) -> str | None:
     """None if every file of checkpoint `folder` that resuming reads can be read without running code: each
     `*.safetensors` opens (its header and size agree), each pickle-based file (Accelerate's optimizer and RNG states,
@@ -386,7 +386,7 @@ def run_path(run_dir: str | os.PathLike) -> Path:
     real = Path(os.path.realpath(p))
     return real if real != (p if p.is_absolute() else Path.cwd() / p) else p
 
-
+# %% ../nbs/45_runs.ipynb #3ef30c15
 def _named_checkpoint(run_dir: Path, resume: str) -> Path:
     """The checkpoint folder `resume` names, which must be one of `run_dir`'s own (`is_checkpoint`, in
     `run_dir/checkpoints`, paths resolved): resuming another run's checkpoint here would continue (and then write over)
@@ -559,7 +559,7 @@ def _plain(x):
         return str(x)
     return x
 
-
+# %% ../nbs/45_runs.ipynb #28ef994c
 def write_json(results: dict, path: str | Path, exclusive: bool = False) -> Path:
     """Write `results` as indented json to `path` atomically (temporary file + `os.replace`). `exclusive`: never over a
     file, even one another process writes at the same moment (`os.link` of the complete file fails if `path` exists: a
@@ -643,7 +643,7 @@ def _flat_with_defaults(c: dict) -> dict:
     default."""
     return {**flatten(to_dict(default_config())), **flatten(yaml.safe_load(yaml.safe_dump(c)))}
 
-
+# %% ../nbs/45_runs.ipynb #d379c62d
 def resume_changes(saved: dict, cfg: dict, may_change: Sequence[str] = RESUME_MAY_CHANGE) -> list[str]:
     """The flattened keys, sorted, in which the config `cfg` of a resumed run differs from the run's `saved` one (nested
     dicts; a key missing from either counts at its default), less `may_change`."""
@@ -651,7 +651,7 @@ def resume_changes(saved: dict, cfg: dict, may_change: Sequence[str] = RESUME_MA
     may = lambda k: any(k == m or (m.endswith(".") and k.startswith(m)) for m in may_change)
     return sorted(k for k in a.keys() | b.keys() if not may(k) and a.get(k) != b.get(k))
 
-
+# %% ../nbs/45_runs.ipynb #86c19233
 def config_changes_text(saved: dict, cfg: dict, keys: Sequence[str]) -> str:
     "`key (saved value, now value)` for each of `keys`, comma-separated: what `resume_changes` found, said."
     a, b = _flat_with_defaults(saved), _flat_with_defaults(cfg)
@@ -727,7 +727,7 @@ def run_in_use(run_dir: str | os.PathLike) -> bool:
 def _weights_file(folder: Path) -> Path | None:
     return next((folder / n for n in CHECKPOINT_WEIGHTS if (folder / n).is_file()), None)
 
-
+# %% ../nbs/45_runs.ipynb #07c3797a
 def find_checkpoint(path: str | os.PathLike) -> Path:
     """The checkpoint at `path`: a weights file as is; a checkpoint folder (holding `model.safetensors`) as is; for a
     run folder, its newest complete checkpoint folder (`checkpoints/step_N` with the highest N that holds the
@@ -887,7 +887,7 @@ def is_finished(run_dir: str | os.PathLike) -> bool:
     last."""
     return (Path(run_dir) / FINISHED).is_file()
 
-
+# %% ../nbs/45_runs.ipynb #f0717113
 def read_eval(run_dir: str | os.PathLike, name: str = EVAL) -> dict:
     "The json record `name` of a run (default `eval.json`: `{'step', 'eval': {metric: value}, 'init': ...}`)."
     return json.loads((Path(run_dir) / name).read_text())
@@ -905,7 +905,7 @@ def run_command(module: str, args: Sequence[str], env: dict | None, what: str) -
     if p.returncode:
         raise RuntimeError(f"{what} failed:\n{p.stderr[-3000:]}")
 
-
+# %% ../nbs/45_runs.ipynb #25571610
 def evaluate_run(run_dir: str | os.PathLike, *args: str, out: str = "extra.json", env: dict | None = None) -> dict:
     """The `eval` group of the evaluation command's record of `run_dir` (`python -m argent_nb.evaluate RUN *args --out
     RUN/out`), evaluated once: a record already there is read, not recomputed."""

@@ -2,14 +2,14 @@
 """Run the notebooks' tests (as `nbdev_test` does) and end with a summary line `N passed, M failed`.
 
 Before running, each notebook file is checked as it is committed: every cell that draws (matplotlib) must hold its
-saved image (notebooks are committed executed: `python tools/run_nbs.py NB`); no exported function cell may be over
-MAX_EXPORT_LINES lines, directives included (one function per cell; a class is exempt: it stays whole, in one cell
-however long, or grows over later cells with fastcore's `@patch`, each method followed by its test); and no stored
-output may hold a machine path, a warning or a progress-bar frame. Run on the whole project, it also checks that
-README.md is what nbs/index.ipynb gives (`tools/make_readme.py`), that the landing page names every notebook, that
-nothing cites files outside the repository, and that ruff finds the sources formatted and clean (`ruff format --check`
-and `ruff check` over nbs/ and tools/, `ruff check` over the generated package; pyproject.toml [tool.ruff]). There are
-no opt-outs.
+saved image (notebooks are committed executed: `python tools/run_nbs.py NB`); an exported cell defines one function
+or class, and a function's cell is at most MAX_EXPORT_LINES lines, directives included (a class is exempt: it stays
+whole, in one cell however long, or grows over later cells with fastcore's `@patch`, each method followed by its
+test); and no stored output may hold a machine path, a warning or a progress-bar frame. Run on the whole project,
+it also checks that README.md is what nbs/index.ipynb gives (`tools/make_readme.py`), that the landing page names
+every notebook, that nothing cites files outside the repository, and that ruff finds the sources formatted and clean
+(`ruff format --check` and `ruff check` over nbs/ and tools/, `ruff check` over the generated package;
+pyproject.toml [tool.ruff]). There are no opt-outs.
 
     python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
@@ -29,6 +29,18 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 MAX_EXPORT_LINES = 40
 _DRAWS = re.compile(r"\bplt\.|\.subplots\(|\bplot_\w+\(")
+
+
+def _definitions(src: str) -> list[str]:
+    "Names of the functions and classes a cell defines at its top level (none where it does not parse)."
+    import ast
+
+    body = "\n".join(l for l in src.splitlines() if not l.lstrip().startswith("#|"))
+    try:
+        tree = ast.parse(body)
+    except SyntaxError:
+        return []
+    return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
 
 
 def _is_class_cell(src: str) -> bool:
@@ -112,7 +124,8 @@ def ruff_problems(root: Path) -> list[str]:
 
 
 def lint(fn) -> list[str]:
-    "Problems of a committed notebook: drawing cells without a saved image, exported cells over MAX_EXPORT_LINES."
+    """Problems of a committed notebook: drawing cells without a saved image, exported cells over MAX_EXPORT_LINES or
+    defining more than one function or class."""
     out = []
     for i, c in enumerate(json.loads(Path(fn).read_text())["cells"]):
         if c["cell_type"] != "code":
@@ -122,6 +135,8 @@ def lint(fn) -> list[str]:
         n = len(s.splitlines())  # every line counts, directives included
         if first.startswith("#| export") and n > MAX_EXPORT_LINES and not _is_class_cell(s):
             out.append(f"cell {i}: exported cell of {n} lines (> {MAX_EXPORT_LINES}): one function per cell")
+        elif first.startswith("#| export") and len(defs := _definitions(s)) > 1:
+            out.append(f"cell {i}: exported cell defines {', '.join(defs)}: one function or class per cell")
         elif (
             not first.startswith(("#| export", "#| hide"))
             and _DRAWS.search(s)

@@ -48,7 +48,7 @@ def _score_rows(x, name: str) -> list[np.ndarray]:
             raise ValueError(f"{name}[{i}] has a NaN score: {r.tolist()}")
     return rows
 
-
+# %% ../../nbs/32_ceclip.metrics.ipynb #9de8d96b
 def strict_wins(pos, neg) -> np.ndarray:
     """Bool [N]: item i is right iff min of its true-caption scores > max of its foil scores (ties wrong, CE-CLIP sec.
     4.1)."""
@@ -76,7 +76,7 @@ def group_accuracy(correct, groups: Sequence[str], min_count: int = 1, exclude: 
             out[name] = float(c[m].mean())
     return out
 
-
+# %% ../../nbs/32_ceclip.metrics.ipynb #651ec192
 def macro_accuracy(correct, groups: Sequence[str], min_count: int = 1, exclude: Sequence[str] = ()) -> float:
     "Mean of `group_accuracy` over the groups kept (NaN when none is kept)."
     acc = group_accuracy(correct, groups, min_count, exclude)
@@ -136,7 +136,7 @@ def valse_keep(votes, min_votes: int = 2) -> np.ndarray:
         raise ValueError(f"votes must be a 1-D integer array, got {v.dtype} {v.shape}")
     return v >= min_votes
 
-
+# %% ../../nbs/32_ceclip.metrics.ipynb #5e34d5d1
 def first_per_source(sources: Sequence[str], k: int = 1000) -> np.ndarray:
     "Bool [N]: the first `k` items (in file order) of each source."
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
@@ -159,7 +159,7 @@ def selection(name: str, items: Sequence[CompItem], min_votes: int = 2, per_sour
         return np.ones(len(items), dtype=bool)
     raise ValueError(f"unknown compositional benchmark {name!r}; expected aro | valse | vlchecklist | sugarcrepe")
 
-
+# %% ../../nbs/32_ceclip.metrics.ipynb #889b0e2b
 def group_scores(prefix: str, correct, groups: Sequence[str], order: Sequence[str] = ()) -> dict[str, float]:
     """`<prefix>_<group>` accuracy per group (groups in `order` first), `<prefix>_mean` over the groups,
     `<prefix>_items`."""
@@ -184,7 +184,7 @@ def _pair_scores(
             out.append(geometry.similarity(img[it_idx[s : s + chunk]], txt[tx_idx[s : s + chunk]]).double().cpu())
     return torch.cat(out).numpy() if out else np.zeros(0)
 
-
+# %% ../../nbs/32_ceclip.metrics.ipynb #e8a0f6fb
 def compositional_correct(
     model, items: Sequence[CompItem], image_size: int = 224, batch_size: int = 256, accelerator=None, chunk: int = 65536
 ) -> np.ndarray:

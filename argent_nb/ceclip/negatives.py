@@ -43,13 +43,13 @@ class Token(NamedTuple):
     def end(self) -> int:
         return self.idx + len(self.text)
 
-
+# %% ../../nbs/30_ceclip.negatives.ipynb #f4c4101c
 class Tagger(Protocol):
     "Anything with `tag(texts) -> [[Token, ...], ...]`, one list per text (batched)."
 
     def tag(self, texts: Sequence[str]) -> list[list[Token]]: ...
 
-
+# %% ../../nbs/30_ceclip.negatives.ipynb #fcd7d988
 class Filler(Protocol):
     "Anything with `fill(masked, pos, originals) -> words`: a word for the `MASK` of each text ('' = none found)."
 
@@ -113,14 +113,14 @@ def replace_span(text: str, tok: Token, word: str) -> str:
         raise ValueError(f"token {tok.text!r} is not at offset {tok.idx} of {text!r}")
     return text[: tok.idx] + word + text[tok.end :]
 
-
+# %% ../../nbs/30_ceclip.negatives.ipynb #aef0f9f0
 def swap_spans(text: str, a: Token, b: Token) -> str:
     "`text` with the tokens `a` and `b` (a before b, not overlapping) swapped; the word multiset is unchanged."
     if not a.end <= b.idx:
         raise ValueError(f"tokens {a.text!r}@{a.idx} and {b.text!r}@{b.idx} overlap or are out of order")
     return replace_span(replace_span(text, b, a.text), a, b.text)
 
-
+# %% ../../nbs/30_ceclip.negatives.ipynb #98b90e6e
 def release_swap(text: str, w0: str, w1: str) -> str:
     "The release's relation swap: every occurrence of `w0` and `w1` as substrings, via the sentinel 'temp1'."
     return text.replace(w0, "temp1").replace(w1, w0).replace("temp1", w1)
@@ -360,7 +360,7 @@ def save_records(records: Sequence[dict], path) -> Path:
     `load_records`)."""
     return write_records(records, path)
 
-
+# %% ../../nbs/30_ceclip.negatives.ipynb #54c45dbf
 def load_records(path, allow_pickle: bool = False) -> list:
     """The records of a training file (`datasets.coco_hn.read_processed`): the project's JSON lines; the release's
     pickled `processed_dataset{k}.npy` only with `allow_pickle` (reading it runs code stored in the file)."""

@@ -71,7 +71,7 @@ def _leaves(cfg, prefix="") -> dict:
             out[k] = (v, f)
     return out
 
-
+# %% ../../nbs/00_core.config.ipynb #ecb0ec5f
 def config_keys(cfg) -> dict:
     "Every leaf key of `cfg` with its current value, in declaration order."
     return {k: v for k, (v, _) in _leaves(cfg).items()}
@@ -142,7 +142,7 @@ def _choices(f) -> tuple | None:
     c = f.metadata.get("choices")
     return None if c is None else tuple(c() if callable(c) else c)
 
-
+# %% ../../nbs/00_core.config.ipynb #2572f25f
 def check_value(value, f, key: str):
     "Check `value` against field `f`'s rules (`doc`); raise ConfigError naming `key`, the value and what was expected."
     if value is None:
@@ -181,12 +181,12 @@ def renamed_field(group, name):
         else None
     )
 
-
+# %% ../../nbs/00_core.config.ipynb #608e3e9b
 def renamed_value(f, value):
     "`value` given under field `f`'s old key, in the new vocabulary (`doc(..., old_values={old: new})`)."
     return (f.metadata.get("old_values") or {}).get(value, value) if isinstance(value, str) else value
 
-
+# %% ../../nbs/00_core.config.ipynb #4f54f40a
 def renamed_notice(prefix: str, f, value) -> str:
     """The one-line notice for `value` given under field `f`'s old key, in the group at dotted `prefix` (e.g.
     'method.re.')."""
@@ -195,7 +195,7 @@ def renamed_notice(prefix: str, f, value) -> str:
         old, new = f"{old}={value}", f"{new}={renamed_value(f, value)}"
     return f"{old} is deprecated and works for one release: use {new}"
 
-
+# %% ../../nbs/00_core.config.ipynb #fc9bfd38
 def warn_renamed(notice: str):
     """Give a renamed key's notice: a `FutureWarning` attributed to the config, printed as one line (no source line
     follows)."""
@@ -474,7 +474,7 @@ def to_dict(cfg) -> dict:
     "The config as a nested dict of plain values (what is saved as yaml)."
     return dataclasses.asdict(cfg)
 
-
+# %% ../../nbs/00_core.config.ipynb #ac4c55b9
 def save_config(cfg, path: str | Path):
     "Write the resolved config as yaml (atomically)."
     path = Path(path)

@@ -126,7 +126,7 @@ def expand_fields(names: Iterable[str], what: str = "fields") -> frozenset:
 class MissingFieldsError(ValueError):
     "A consumer needs fields its data source does not provide."
 
-
+# %% ../../nbs/05_core.data.ipynb #b2c7c1fe
 def check_fields(
     provided: Iterable[str], needed: Iterable[str], provider: str = "the dataset", consumer: str = "the method"
 ) -> frozenset:
@@ -218,7 +218,7 @@ def get_tokenizer(model_name: str | None = None, context_length: int | None = No
 def _where(i, s):
     return f"sample {i}" + (f" (index {s['index']})" if isinstance(s, dict) and "index" in s else "")
 
-
+# %% ../../nbs/05_core.data.ipynb #97a3ace8
 def _same_len(vals, n, samples):
     L0 = len(vals[0])
     for i, v in enumerate(vals):
@@ -227,7 +227,7 @@ def _same_len(vals, n, samples):
                 f"{_where(i, samples[i])}: field {n!r} has {len(v)} entries, expected {L0} like {_where(0, samples[0])}"
             )
 
-
+# %% ../../nbs/05_core.data.ipynb #aebfe3d0
 def _stack_images(vals, n, samples):
     ref = None
     for i, v in enumerate(vals):
@@ -267,7 +267,7 @@ def _pad(v, M, n, i, s):
         )
     return torch.cat([v, v.new_zeros(M - k, *v.shape[1:])])
 
-
+# %% ../../nbs/05_core.data.ipynb #ab1cf863
 def _tokenize_texts(tokenizer, texts: dict, keep_raw: bool) -> tuple[dict, dict]:
     """One tokenizer call for every text of a batch: {field: (strings, shape)} -> (tokens [*shape, L] and raw strings
     per field)."""

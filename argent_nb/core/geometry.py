@@ -23,7 +23,7 @@ _HALF = (torch.float16, torch.bfloat16)
 def _upcast(a):
     return a.float() if isinstance(a, Tensor) and a.dtype in _HALF else a
 
-
+# %% ../../nbs/02_core.geometry.ipynb #90ed9b97
 def fp32_geometry(fn):
     "Decorate a geometry op: run it with autocast off and float16/bfloat16 tensor arguments upcast to float32."
     if getattr(fn, "__fp32_geometry__", False):
@@ -52,7 +52,7 @@ def _check(x, name: str, dim: int | None = None, ndim: int | None = None) -> Ten
         raise ValueError(f"{name}: expected last dim {dim}, got {x.shape[-1]} (shape {tuple(x.shape)})")
     return x
 
-
+# %% ../../nbs/02_core.geometry.ipynb #5cd229ce
 def _check_pair(x, y, ndim: int | None = None) -> tuple[Tensor, Tensor]:
     "Validate `x` and `y` as points of the same dimension; return both."
     x = _check(x, "x", ndim=ndim)

@@ -297,7 +297,7 @@ def _region(shape: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return (u * u + v * v - 1) ** 3 - u * u * v**3 <= 0
     raise ValueError(f"unknown shape {shape!r}; expected one of {SHAPES}")
 
-
+# %% ../../nbs/06_core.hiershapes.ipynb #4f27309d
 def object_mask(o: Obj) -> np.ndarray:
     "Boolean mask of `o` on its own box, shape (y1 - y0, x1 - x0)."
     x0, y0, x1, y1 = o.box
@@ -339,12 +339,12 @@ DEFAULT_SIZES = {"train": 20000, "val": 1000, "test": 2000, "novel": 1000}
 def _held_out_np(np_: NP) -> bool:
     return (np_.shape, np_.colour) in HELD_OUT
 
-
+# %% ../../nbs/06_core.hiershapes.ipynb #10ba17cd
 def mentions_held_out(text) -> bool:
     "Whether a text names a held-out shape-colour composition."
     return any(_held_out_np(n) for n in parse(text).nps)
 
-
+# %% ../../nbs/06_core.hiershapes.ipynb #5bb34453
 def sample_scene(rng: np.random.Generator, size: int = 64, max_objects: int = 3, novel: bool = False) -> list:
     "Draw a scene: 1..max_objects objects in distinct grid cells; the subject is held-out iff `novel`."
     n = int(rng.integers(1, max_objects + 1))
@@ -373,7 +373,7 @@ def _swap(c: Caption, k: int, **kw) -> Caption:
     nps[k] = replace(nps[k], **kw)
     return Caption(tuple(nps), c.rel)
 
-
+# %% ../../nbs/06_core.hiershapes.ipynb #5c5acaa0
 def foil_candidates(c: Caption, kind: str) -> list:
     "All one-edit foils of caption `c` of a CE-CLIP type: relation, attribute, object or action (style)."
     out = []
@@ -633,7 +633,7 @@ DATASETS.register(DatasetSpec("hiershapes", lambda cfg: HierShapes.provides, _bu
 def _full_np_caption(o: Obj) -> Caption:
     return Caption((o.np(),))
 
-
+# %% ../../nbs/06_core.hiershapes.ipynb #06aba3e6
 def scene_facts(scene: Sequence[Obj]) -> list[Caption]:
     """Witness facts of a scene: each object's full noun phrase, and `full_i rel full_j` for every relation that holds
     between two of its objects. A text is entailed by the scene iff it follows from these."""
@@ -646,13 +646,13 @@ def scene_facts(scene: Sequence[Obj]) -> list[Caption]:
         ]
     return facts
 
-
+# %% ../../nbs/06_core.hiershapes.ipynb #c38e1149
 def _is_scene(x) -> bool:
     return (
         isinstance(x, (list, tuple)) and len(x) > 0 and all(hasattr(o, "satisfies") for o in x)
     )  # objects of either world
 
-
+# %% ../../nbs/06_core.hiershapes.ipynb #1cdfedbc
 def oracle_entails(premise, conclusion) -> bool:
     "Whether `premise` entails `conclusion`, each a HierShapes text (str or `Caption`) or a scene (list of `Obj`)."
     if _is_scene(conclusion):

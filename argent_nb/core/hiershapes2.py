@@ -299,18 +299,18 @@ def first_slot(i: int, max_objects: int) -> int:
     m, r = max_objects, i % max_objects
     return (i // m) * (m * (m + 1) // 2) + r * (r + 1) // 2
 
-
+# %% ../../nbs/06b_core.hiershapes2.ipynb #c67feb78
 @functools.lru_cache(maxsize=4096)
 def _cycle(seed: int, split: str, role, cycle: int, n: int) -> np.ndarray:
     return np.random.default_rng([seed, SPLITS[split], 7, cycle, *(hash_role(role))]).permutation(n)
 
-
+# %% ../../nbs/06b_core.hiershapes2.ipynb #8c18b93e
 def hash_role(role) -> list:
     "The role as integers for a generator's seed (`naming_table`'s roles)."
     kind, h = role if isinstance(role, tuple) else (role, None)
     return [("seen", "novel", "novel2", "novel_taxa").index(kind), SIZES.index(h) if h else 0]
 
-
+# %% ../../nbs/06b_core.hiershapes2.ipynb #452be0b3
 def named_node(slot: int, seed: int, split: str, table: list, role) -> tuple:
     """The entry of `table` (`naming_table(w, role)`) that names object slot `slot`: slots are taken in cycles of
     len(table), each cycle a seeded permutation, so every entry names one slot per cycle."""
@@ -463,7 +463,7 @@ def names_held_out(c: Caption, w: World, split: str) -> bool:
         return any(w.in_held_out_taxa(p.node) for p in c.nps)
     return True
 
-
+# %% ../../nbs/06b_core.hiershapes2.ipynb #c48d41b7
 def pick_exchangeable_foils(
     caption: Caption, scene, rng: np.random.Generator, w: World, split: str, one_way: bool = False
 ) -> list:
@@ -501,7 +501,7 @@ def length_free_tiers(full: Caption) -> list:
     each of `FLAT_TIER_RANKS`."""
     return [Caption(tuple(NP(p.node[: r + 1], p.size) for p in full.nps), full.rel) for r in FLAT_TIER_RANKS]
 
-
+# %% ../../nbs/06b_core.hiershapes2.ipynb #61c1d8a1
 def length_free_tier_negative_candidates(tiers: list, scene, w: World) -> list:
     """Candidates of each length-free tier negative: the tier with the subject's node replaced by another at its rank
     under the previous tier's."""

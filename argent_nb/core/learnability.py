@@ -42,7 +42,7 @@ def rank_index(tree) -> list[dict]:
     "Per rank k, {node: its index among tree.ranks[k]}: the class ids of the rank-k labels."
     return [{n: i for i, n in enumerate(r)} for r in tree.ranks]
 
-
+# %% ../../nbs/06c_core.learnability.ipynb #b083d9e6
 def single_targets(scene: Sequence, tree, index=None) -> dict:
     "Targets of a one-object scene: 'rank k' = the rank-k class of its taxon, for every rank."
     index = index or rank_index(tree)
@@ -188,7 +188,7 @@ def predict(model, images: np.ndarray, batch: int = 250) -> dict:
             outs.append({k: v.argmax(1) for k, v in o.items()})
     return {k: torch.cat([o[k] for o in outs]).numpy() for k in outs[0]}
 
-
+# %% ../../nbs/06c_core.learnability.ipynb #d7198503
 def accuracy(pred: np.ndarray, target: np.ndarray, mask: np.ndarray | None = None) -> float:
     "Fraction of correct predictions over the defined (>= 0) targets, within `mask` if given."
     m = (target >= 0) if mask is None else mask & (target >= 0)
@@ -235,7 +235,7 @@ def baselines(target_train: np.ndarray, target_test: np.ndarray, n_classes: int)
         "majority": accuracy(np.full_like(target_test, np.bincount(tr).argmax()), target_test),
     }
 
-
+# %% ../../nbs/06c_core.learnability.ipynb #92c7a3d5
 def binding_scores(pred: np.ndarray, target: np.ndarray, other: np.ndarray) -> dict:
     """On the scenes where `target` (the asked object's class) and `other` (the other object's) differ: their number,
     accuracy, recognition (the prediction is either object's class) and binding given recognition."""

@@ -79,7 +79,7 @@ def text_trim_exact(clip: nn.Module) -> bool:
         and getattr(clip, "text_pool_type", None) in ("argmax", "eos", "first")
     )
 
-
+# %% ../../nbs/07_core.models.ipynb #334e7e06
 def encode_text_trimmed(
     clip: nn.Module, tokens: Tensor, pad_id: int = 0, buckets: int = 1, overhead: int = 256
 ) -> Tensor:

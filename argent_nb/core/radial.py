@@ -22,14 +22,14 @@ def safe_norm(x: Tensor, eps: float, dim: int = -1, keepdim: bool = False) -> Te
     everywhere."""
     return torch.sqrt((x * x).sum(dim, keepdim=keepdim) + eps * eps)
 
-
+# %% ../../nbs/03_core.radial.ipynb #10f574dd
 def vector_angle(u: Tensor, v: Tensor, eps: float = 1e-6) -> Tensor:
     """Angle in [0, pi] between `u` and `v` [..., D] (broadcast), by Kahan's atan2 form with `safe_norm`; pi/2 if either
     is ~0."""
     ub, vb = u / safe_norm(u, eps, keepdim=True), v / safe_norm(v, eps, keepdim=True)
     return 2 * torch.atan2(safe_norm(ub - vb, eps), safe_norm(ub + vb, eps))
 
-
+# %% ../../nbs/03_core.radial.ipynb #4c794e98
 def _angle_from_grams(uu: Tensor, vv: Tensor, uv: Tensor, eps: float) -> Tensor:
     "`vector_angle` from squared norms `uu`, `vv` and the dot product `uv` (all broadcastable)."
     e2 = eps * eps

@@ -94,7 +94,7 @@ _state = {"done": False, "running": False, "modules": [], "entry_points": []}
 class PluginError(ImportError):
     "A plugin module (of this package or an entry point) that fails to import."
 
-
+# %% ../../nbs/01_core.registry.ipynb #03f33752
 def discover(refresh: bool = False) -> bool:
     "Import every module of the package's subpackages and every `argent_nb.plugins` entry point; True if it ran now."
     if _state["running"] or (_state["done"] and not refresh):
@@ -156,7 +156,7 @@ def saved_help(prog: str, path: str | os.PathLike | None = None) -> str | None:
         return None
     return text if isinstance(text, str) else None
 
-
+# %% ../../nbs/01_core.registry.ipynb #d75bd0ba
 def save_help(texts: dict[str, str], path: str | os.PathLike | None = None) -> None:
     "Write `{prog: help text}` to `path` (default: the package's `HELP_FILE`, in a source checkout)."
     f = importlib.resources.files("argent_nb") / HELP_FILE if path is None else path
@@ -252,7 +252,7 @@ class DatasetSpec:
     provides: Callable  # (DataCfg) -> field names
     build: Callable  # (DataCfg, fields) -> torch Dataset of sample dicts
 
-
+# %% ../../nbs/01_core.registry.ipynb #1f37dc30
 def params_group(registry: Registry, group: str, select: tuple, base: type | None = None) -> type:
     """A dataclass for config group `group`: the fields of `base`, the selecting field `select` = (name, type, help)
     defaulting to `registry.default`, and one sub-group per registered entry that has a `Params` dataclass."""

@@ -231,14 +231,14 @@ def takes_object_scale(world: str) -> bool:
     sizes."""
     return "object_scale" in inspect.signature(WORLDS[world]).parameters
 
-
+# %% ../../nbs/00a_core.schema.ipynb #14f15a8f
 def world_object_scale(world: str) -> float:
     """The scale the world named `world` draws its objects at unless told otherwise: its constructor's default (1 at
     fixed sizes)."""
     p = inspect.signature(WORLDS[world]).parameters.get("object_scale")
     return 1.0 if p is None else float(p.default)
 
-
+# %% ../../nbs/00a_core.schema.ipynb #d6eed898
 def check_eval_world(cfg: EvalCfg, prefix: str = "eval.") -> None:
     """What the world `cfg.dataset` (None: the first of `WORLDS`) asks beyond each key's rules: its canvas size, its
     splits, its object scale."""

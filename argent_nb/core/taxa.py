@@ -46,7 +46,7 @@ def _name_ok(w: str, k: int, reserved, tokenizer) -> bool:
         return False
     return n_tokens(w, tokenizer) == k
 
-
+# %% ../../nbs/06a_core.taxa.ipynb #399ab599
 def make_names(
     n: int,
     rng: np.random.Generator,
@@ -217,7 +217,7 @@ def traits(tree: TaxaTree, node) -> dict:
 def _grid(w: int, h: int):
     return ((np.arange(w) + 0.5) / w * 2 - 1)[None, :], ((np.arange(h) + 0.5) / h * 2 - 1)[:, None]
 
-
+# %% ../../nbs/06a_core.taxa.ipynb #0837be93
 def _silhouette_region(shape: str, x, y) -> np.ndarray:
     if shape == "circle":
         return x * x + y * y <= 1
@@ -234,7 +234,7 @@ def _silhouette_region(shape: str, x, y) -> np.ndarray:
         return r <= 0.6 + 0.4 * np.abs(np.cos(2.5 * th)) ** 1.5
     raise ValueError(f"unknown silhouette {shape!r}; expected one of {AXIS_VALUES['silhouette']}")
 
-
+# %% ../../nbs/06a_core.taxa.ipynb #2e5c5e23
 @functools.lru_cache(maxsize=8192)
 def silhouette_masks(shape: str, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     "(silhouette, body) boolean masks of shape (h, w): the body is the silhouette less its rim."

@@ -101,14 +101,14 @@ def _weights_in_folder(folder: Path) -> Path | None:
         raise ValueError(f"{folder} holds several weights files {[f.name for f in files]}; pass one as pretrained=")
     return files[0] if files else None
 
-
+# %% ../../nbs/07a_core.weights.ipynb #405c7be0
 def _hub_names(filename: str) -> list[str]:
     "The files open_clip tries for a hub weights file, in its order: its safetensors alternative first."
     from open_clip.pretrained import _get_safe_alternatives
 
     return [*_get_safe_alternatives(filename), filename]
 
-
+# %% ../../nbs/07a_core.weights.ipynb #ae03d057
 def _hf_cached(repo: str, names: Sequence[str], cache_dir) -> str | None:
     "Path of the first of `names` in the Hugging Face cache for `repo` (huggingface_hub's lookup, no network), or None."
     for n in names:
@@ -375,7 +375,7 @@ class _DropRandomInitWarning(logging.Filter):
     def filter(self, record):
         return not str(record.msg).startswith("No pretrained weights loaded")
 
-
+# %% ../../nbs/07a_core.weights.ipynb #1034a9ed
 @contextlib.contextmanager
 def _quiet_random_init():
     "Silence open_clip's 'No pretrained weights loaded' warning: random towers are what `pretrained=None` asks for."

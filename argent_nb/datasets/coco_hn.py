@@ -176,7 +176,7 @@ def read_processed(path, allow_pickle: bool = False) -> list:
     path = Path(path)
     return read_release_npy(path, allow_pickle) if path.suffix == ".npy" else read_jsonl_records(path)
 
-
+# %% ../../nbs/77_datasets.coco_hn.ipynb #6d35419b
 def read_coco_hn(path, allow_pickle: bool = False) -> list[HNRecord]:
     "The checked records (`check_record`) of the training files at `path` (`processed_files`), in order."
     return [check_record(r, p, k) for p in processed_files(path) for k, r in enumerate(read_processed(p, allow_pickle))]

@@ -47,7 +47,7 @@ def _json_items(path) -> list:
         raise DataFormatError.at(path, f"expected a JSON object {{id: item}}, got {type(data).__name__}")
     return list(data.items())
 
-
+# %% ../../nbs/76_datasets.compositional.ipynb #633c1423
 def _image(path, root: Path, name: str, field: str, **loc) -> Path:
     "`root / name`, which must be a file: a missing image names the annotation file, the item and the field."
     p = Path(root) / name
@@ -71,7 +71,7 @@ def _aro_group(path, rec, kind: str, loc: dict) -> str:
         )
     return f"{att[0]}_{att[1]}"
 
-
+# %% ../../nbs/76_datasets.compositional.ipynb #4f34f01d
 def _aro_box(path, rec, loc: dict) -> tuple[float, float, float, float]:
     "(x, y, w, h) of an ARO item: numbers, x, y >= 0 and w, h > 0."
     box = tuple(float(json_field(rec, f"bbox_{c}", path, (int, float), **loc)) for c in "xywh")
@@ -97,7 +97,7 @@ def _aro_file(path: Path, kind: str, image_root: Path) -> list[CompItem]:
         out.append(CompItem(img, (t,), (f,), group, str(path), i, box))
     return out
 
-
+# %% ../../nbs/76_datasets.compositional.ipynb #91d50288
 def load_aro(path, image_root=None) -> dict[str, list[CompItem]]:
     """ARO's VG-Relation and VG-Attribution items, `{"relation": [...], "attribution": [...]}`: `path` is one of the two
     files (its name says which) or a folder holding one or both. Images: `image_root / image_path`, by default the
@@ -173,7 +173,7 @@ def _named_files(path: Path, names, what: str) -> list[Path]:
         )
     return [path / f"{n}.json" for n in names]
 
-
+# %% ../../nbs/76_datasets.compositional.ipynb #b674e1e5
 def load_valse(path, image_root=None) -> list[CompItem]:
     """VALSE items: `path` one instrument file, or the folder of all 11 (`VALSE_INSTRUMENTS`); group = the instrument.
     Images: `image_root / image_file` (or `image_root[dataset] / image_file`); default the `images/` folder beside."""
@@ -291,7 +291,7 @@ def _sugarcrepe_file(path: Path, image_root: Path) -> list[CompItem]:
         out.append(CompItem(img, (cap,), (neg,), path.stem, str(path), k))
     return out
 
-
+# %% ../../nbs/76_datasets.compositional.ipynb #88501ac5
 def load_sugarcrepe(path, image_root=None) -> list[CompItem]:
     "SugarCrepe items of one file or of the folder of all 7 (`SUGARCREPE_FILES`); group = the file stem."
     files = _named_files(Path(path), SUGARCREPE_FILES, "SugarCrepe")

@@ -28,7 +28,7 @@ __all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'ALLOW_PIPE', 'GRIT_FIELDS', 'SHARD_STR
 class GritFormatError(DataFormatError):
     "A GRIT shard or sample is not in the expected format; the message names the shard and the sample key."
 
-
+# %% ../../nbs/74_datasets.grit.ipynb #f2f0daf2
 class NoUsableBox(GritFormatError):
     "A raw GRIT sample none of whose boxes survives HyCoCLIP's filter (dropped, as HyCoCLIP's conversion does)."
 
@@ -46,7 +46,7 @@ def _text(raw: dict, member: str, wh: str) -> str:
         line, _, what = find_non_utf8([raw[member]])
         raise GritFormatError.at(wh, f"{member} is not UTF-8 text: line {line}, {what}; expected UTF-8 text") from None
 
-
+# %% ../../nbs/74_datasets.grit.ipynb #c2014b55
 def _image_member(raw: dict, stem: str | None) -> str | None:
     for ext in IMAGE_EXTS:
         m = ext if stem is None else f"{stem}.{ext}"
@@ -718,12 +718,12 @@ def _grit_args(cfg, fields) -> dict:
         raise ValueError(f"GRIT has only a train split; got data.split={cfg.split!r}")
     return dict(image_size=cfg.image_size, fields=fields, seed=cfg.seed, n=cfg.n)
 
-
+# %% ../../nbs/74_datasets.grit.ipynb #6dac4a67
 def build_grit(cfg, fields=None) -> GritIndexed:
     "The map-style GRIT dataset of a `DataCfg` (`data.name=grit`)."
     return GritIndexed(cfg.path, **_grit_args(cfg, fields))
 
-
+# %% ../../nbs/74_datasets.grit.ipynb #88fc5045
 def build_grit_stream(cfg, fields=None) -> GritShards:
     "The streaming GRIT dataset of a `DataCfg` (`data.name=grit_stream`), with fixed-size epochs for DDP."
     ds = GritShards(cfg.path, shuffle_buffer=1000, **_grit_args(cfg, fields))

@@ -31,14 +31,14 @@ class HierItem(NamedTuple):
     tiers: list  # 4 captions, general -> specific
     image_url: str
 
-
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #570c95dc
 class HierPair(NamedTuple):
     "One row of the HierarCaps train CSV: positive tiers and negative tiers (negative t contradicts positive t)."
 
     positive: list
     negative: list
 
-
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #d13cd704
 class HierCandidates(NamedTuple):
     "Unique candidate texts for hierarchical retrieval, with the tier (0-based) each was first seen at."
 
@@ -120,7 +120,7 @@ def _url_name(s: str) -> str:
     "Last path component of a URL (or the string itself when it is not a URL)."
     return PurePosixPath(urlparse(s).path).name if "://" in s else s
 
-
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #c296cd90
 def read_image_map(path: str | Path) -> dict:
     "Read a `caption<TAB>file-or-url` TSV (no header; Conceptual Captions' own TSV has this shape) into a dict."
     path, out = Path(path), {}

@@ -71,17 +71,17 @@ def _clip_benchmark_json(fname: str) -> dict:
         ) from None
     return json.loads((importlib.resources.files(cbd) / fname).read_text())
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #27d66ee6
 def clip_benchmark_classnames() -> dict:
     "clip-benchmark's English class names {dataset: [names in label order]} (read-only: shared)."
     return _clip_benchmark_json("en_classnames.json")
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #7f769416
 def clip_benchmark_templates() -> dict:
     "clip-benchmark's English zero-shot prompt templates {dataset: [templates with {c}]} (read-only: shared)."
     return _clip_benchmark_json("en_zeroshot_classification_templates.json")
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #01114a63
 @functools.cache
 def imagenet_wnids() -> tuple[str, ...]:
     "ImageNet-1k's 1000 WordNet ids in class-index order (clip-benchmark's builder; its import takes seconds)."
@@ -105,7 +105,7 @@ def normalise_template(t, at: str) -> str:
         raise DataFormatError(f"{at}: template {t!r} must hold the class name placeholder {{c}} exactly once")
     return s
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #7ba74a46
 def load_templates(path) -> dict[str, list[str]]:
     "A custom template file `{dataset: [templates]}` (clip-benchmark's format), every template normalised."
     d = read_json(path)
@@ -147,7 +147,7 @@ def class_root(folder) -> Path:
             return folder / sub
     return folder
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #0015e49d
 def _names_file(folder: Path, root: Path, n: int) -> list[str] | None:
     f = next((p / "classnames.txt" for p in (root, folder) if (p / "classnames.txt").is_file()), None)
     if f is None:
@@ -180,7 +180,7 @@ def class_names(folder, root, folders: Sequence[str]) -> list[str]:
         return [cn[idx[f]] for f in folders]
     return [f.replace("_", " ") for f in folders]
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #5c5ccc6d
 @dataclass
 class ClassFolder:
     "A classification set read from class folders: files and labels in `ImageFolder` order, class names in label order."
@@ -218,7 +218,7 @@ def read_class_folder(folder, name: str | None = None) -> ClassFolder:
         labels += [k] * len(imgs)
     return ClassFolder(name or Path(folder).name, root, folders, class_names(folder, root, folders), files, labels)
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #29e1e018
 def check_class_folder(folder, k: int = 2) -> ClassFolder:
     """`read_class_folder` and decode the first `k` images of every class (errors name the file): what a config check
     runs."""
@@ -276,7 +276,7 @@ class CaptionSet:
     def __repr__(self):
         return f"CaptionSet({len(self.images)} images, {len(self.captions)} captions, from {str(self.source)!r})"
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #9ff61d90
 IMAGE_SUBFOLDERS = ("val2014", "val2017", "flickr30k_images", "images")
 "Subfolders of an annotation file's folder where its images are looked for when no image folder is given."
 
@@ -306,7 +306,7 @@ def _karpathy_entry(path, i: int, e) -> tuple[str, str, list[str]]:
     caps = [json_field(x, "raw", path, at=f"sentences[{j}]", entry=i).strip() for j, x in enumerate(s)]
     return e["split"], str(Path(e.get("filepath", "")) / e["filename"]), caps
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #e53bad51
 def read_karpathy(path, data: dict, root=None, split: str = "test") -> CaptionSet:
     "The `split` entries of a Karpathy split file `path` (parsed: `data`) as a `CaptionSet`."
     rows, splits = [], set()
@@ -414,7 +414,7 @@ def read_captions(path, root=None, split: str = "test") -> CaptionSet:
         return read_coco_captions(path, data, root)
     return read_karpathy(path, data, root, split)
 
-
+# %% ../../nbs/78_datasets.standard.ipynb #f83ff975
 def check_captions(path, root=None, split: str = "test", k: int = 2) -> CaptionSet:
     "`read_captions` and decode the first `k` images (errors name the file and the entry that lists the image)."
     cs = read_captions(path, root, split)

@@ -37,7 +37,7 @@ class TaxonSample(NamedTuple):
     origin: str  # where the metadata names the image (file, row or json index, field), for errors
     common_name: str = ""
 
-
+# %% ../../nbs/75_datasets.treeoflife.ipynb #46259a72
 def taxon_leaf(names: Sequence, path, fields: Sequence = RANKS, **loc) -> tuple:
     """The 7 rank names `names` of one taxon as a `Taxonomy` leaf: stripped strings, none empty; a species written as
     a binomial under its genus ('Panthera leo' under 'Panthera') becomes its epithet ('leo'). Errors name `path`, the

@@ -173,7 +173,7 @@ def text_words(text: str) -> list[str]:
     "The content words of `text`: its lowercase alphanumeric runs not in `FUNCTION_WORDS`, in order, with repeats."
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in FUNCTION_WORDS]
 
-
+# %% ../../nbs/79b_eval.controls.ipynb #85f50e7c
 def image_key(image: Tensor) -> str:
     "A key for the exact content of one image tensor [3, H, W]: a hash of its dtype, shape and bytes."
     x = image.detach().contiguous().cpu()
@@ -185,7 +185,7 @@ def image_key(image: Tensor) -> str:
 def _said(t) -> str:
     return t if isinstance(t, str) else t.render()
 
-
+# %% ../../nbs/79b_eval.controls.ipynb #d0055a79
 def object_words(o, ds) -> frozenset[str]:
     """The words true of object `o` of a scene of `ds` alone: its full noun phrase and its lineage, the text of each
     rank of its leaf in every text family of the dataset (`ds.rank_text`), raw and parsed (`ds.parse`)."""
@@ -196,7 +196,7 @@ def object_words(o, ds) -> frozenset[str]:
             texts += [rt, ds.parse(rt).render()]
     return frozenset(w for t in texts for w in text_words(t))
 
-
+# %% ../../nbs/79b_eval.controls.ipynb #77750b34
 def scene_words(ds, i: int) -> tuple[frozenset[str], list[frozenset[str]]]:
     """(the words true of sample `i`'s scene, each object's `object_words`): the words of its positive texts (caption,
     tiers, rank texts, box texts), of its witness facts (`scene_facts`: full noun phrases, every relation that holds)
@@ -326,7 +326,7 @@ def blind_counts(text: str) -> list[float]:
     c = text_words(text)
     return [float(len(re.findall(r"[a-z0-9]+", text.lower()))), float(len(c)), float(len(c) - len(set(c)))]
 
-
+# %% ../../nbs/79b_eval.controls.ipynb #5397b3c2
 def caption_foil_pairs(ds) -> dict:
     """{"captions", "foils": [str], "types": [N] HARD_NEGATIVE_TYPES index, "binding": [N] bool or None}: one row per
     valid foil of every sample of HierShapes-like `ds` (its caption repeated per foil)."""
@@ -417,7 +417,7 @@ def training_word_counts(ds) -> Counter:
             out.update(text_words(t))
     return out
 
-
+# %% ../../nbs/79b_eval.controls.ipynb #9a97c022
 class FrequencyControl(LengthControl):
     """The word-frequency control: a text's point is `LengthControl`'s for u * L_max tokens, u its words' mean rarity in
     `counts` (training content-word counts, `training_word_counts`); the empty text at u = 0, images beyond every
@@ -550,7 +550,7 @@ def _outcomes(d: Tensor, m: Tensor, prefix: str) -> dict[str, float]:
         f"{prefix}_n": float(m.sum()),
     }
 
-
+# %% ../../nbs/79b_eval.controls.ipynb #93ec22ca
 def foil_outcomes(model, cfg: EvalCfg, split: str | None = None, accelerator=None) -> dict[str, float]:
     """Per hard-negative type t of `cfg.n` samples of `split` (default `cfg.split`) of the world `cfg.dataset` names:
     `foil_<t>_win`, `foil_<t>_tie` (exactly equal similarity), `foil_<t>_loss` shares of the valid foils,

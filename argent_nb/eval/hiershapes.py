@@ -35,7 +35,7 @@ def family_suffixes(world) -> dict[str, str]:
     '_<key_safe(family)>' for the others."""
     return {f: "_" + key_safe(f) if k else "" for k, f in enumerate(world.text_families)}
 
-
+# %% ../../nbs/81_eval.hiershapes.ipynb #61742fa9
 def held_out_taxa_set(cfg: EvalCfg, world, fields: Sequence[str]):
     """Single-object scenes of the `novel_taxa` split (held-out subtrees, HierShapes 2) that `cfg` selects (`n`, `seed`,
     `image_size`), with `fields`; None where `world` (a dataset) has no held-out taxa (the first HierShapes) or
@@ -147,7 +147,7 @@ def zero_shot_chance(scenes: Sequence, taxonomy, suffix: str = "") -> dict[str, 
     out[f"zs_subject_mean_top1{suffix}"] = float(np.mean([1 / len(r) for r in taxonomy.ranks]))
     return out
 
-
+# %% ../../nbs/81_eval.hiershapes.ipynb #62305911
 def hiershapes_chance(cfg: EvalCfg) -> dict[str, float]:
     """Chance level of every `hiershapes` metric on the samples `cfg` selects (a scorer ranking at random), in the
     benchmark's keys."""

@@ -42,7 +42,7 @@ def _points(x, name: str) -> Tensor:
         raise ValueError(f"{name}: expected floating-point points [P, D], got {x.dtype} {tuple(x.shape)}")
     return x
 
-
+# %% ../../nbs/82_eval.pep.ipynb #c16aad1e
 def _index(i, n: int, name: str, device) -> Tensor:
     i = torch.as_tensor(np.asarray(i) if not isinstance(i, Tensor) else i)
     if i.ndim != 1 or i.is_floating_point() or i.dtype == torch.bool:
@@ -127,7 +127,7 @@ def _labels(x, n: int, name: str) -> np.ndarray:
         raise ValueError(f"{name} must have shape ({n},) like p, got {x.shape}")
     return x
 
-
+# %% ../../nbs/82_eval.pep.ipynb #32d476b7
 def pep_report(p, labels, family=None, kind=None) -> dict[str, float]:
     """AUC-ROC, AP and pEnt of PEP probabilities `p` [P] against the truth `labels` [P] (bool): overall (`auc`, `ap`,
     `pent`), per `family` (`auc_F`, `ap_F`, `pent_F`), per negative `kind` (`auc_K`, `ap_K`: every true pair against
@@ -515,7 +515,7 @@ def _pep_hists(ax, p: np.ndarray, y: np.ndarray, kind: np.ndarray, edges, refere
         m = ~y & (kind == k)
         ax.hist(p[m], edges, density=True, color=c, label=f"{prefix}{k} (mean {p[m].mean():.3f})", **line)
 
-
+# %% ../../nbs/82_eval.pep.ipynb #1a3ea30c
 def _truth(pairs_or_labels, kind=None) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(pairs_or_labels, PEPPairs):
         return pairs_or_labels.label, pairs_or_labels.kind
@@ -615,7 +615,7 @@ def _pep_pairs_cached(ds) -> PEPPairs:
         _PAIRS[key] = hiershapes_pairs(ds)
     return _PAIRS[key]
 
-
+# %% ../../nbs/82_eval.pep.ipynb #967ec756
 def pep_hiershapes(model, cfg: EvalCfg, accelerator=None) -> tuple[np.ndarray, PEPPairs]:
     """(PEP probabilities [P], the oracle pairs) of `model` on the samples `cfg` selects in the world `cfg.dataset`
     names."""
@@ -640,7 +640,7 @@ def _pep_keys(report: Mapping[str, float], prefix: str) -> dict[str, float]:
     ]
     return {f"{prefix}{k}": report[k] for k in keep if k in report}
 
-
+# %% ../../nbs/82_eval.pep.ipynb #00ad2741
 @dataclass
 class PEPParams:
     "Keys of the `pep` benchmark (`eval.pep.*`): HierarCaps files scored beside HierShapes."

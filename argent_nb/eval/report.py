@@ -205,7 +205,7 @@ def figure_path(cfg, name: str, accelerator=None) -> Path | None:
         return None
     return Path(cfg.plots_dir) / name
 
-
+# %% ../../nbs/79a_eval.report.ipynb #70b3893a
 def save_figure(fig_or_ax, path: str | Path) -> Path:
     "Save a matplotlib figure (or the figure of an axes) to `path` (folders created, 100 dpi, tight box) and close it."
     import matplotlib.pyplot as plt

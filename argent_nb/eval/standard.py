@@ -150,7 +150,7 @@ def zeroshot_sets(entries: Sequence[str]) -> list[tuple[str, Path]]:
 def _retrieval_sets(p: StandardParams) -> list[tuple[str, str, str | None]]:
     return [(n, getattr(p, n), getattr(p, f"{n}_images")) for n in ("coco", "flickr") if getattr(p, n)]
 
-
+# %% ../../nbs/85_eval.standard.ipynb #e4358fae
 def check_standard(cfg, p: StandardParams) -> None:
     """What `check_eval` runs for `eval.standard`: every set's files readable, its first images decodable, its templates
     there."""
@@ -258,7 +258,7 @@ def plot_zero_shot(
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
-
+# %% ../../nbs/85_eval.standard.ipynb #7eee9546
 def _save_zero_shot_plot(model, out: dict, chance: dict, path: Path) -> Path:
     ax = plot_zero_shot({type(model.geometry).__name__: out}, chance, title="standard: zero-shot top-1 per dataset")
     return save_figure(ax, path)

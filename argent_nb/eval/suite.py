@@ -31,7 +31,7 @@ def eval_config(*overrides: str, **shared):
     "The full evaluation config: `shared` keys of `EvalCfg`, then `key=value` overrides (e.g. 'pep.hierarcaps=FILE')."
     return apply(eval_config_class()(**shared), None, overrides)
 
-
+# %% ../../nbs/80_eval.suite.ipynb #46bd50c8
 def benchmark_params(cfg, name: str):
     "The config group of benchmark `name` in `cfg` (its defaults when `cfg` has no such group)."
     got = getattr(cfg, name, None)
@@ -51,7 +51,7 @@ def shared_embeddings():
     finally:
         _SHARED.pop()
 
-
+# %% ../../nbs/80_eval.suite.ipynb #f3dcaa22
 def _store(model, key) -> dict:
     "The innermost block's {field: tensor} for (model, key); it holds the model, so its id cannot be reused meanwhile."
     return _SHARED[-1].setdefault((id(model), key), (model, {}))[1]
@@ -60,7 +60,7 @@ def _store(model, key) -> dict:
 def _main_process(accelerator) -> bool:
     return accelerator is None or getattr(accelerator, "is_local_main_process", True)
 
-
+# %% ../../nbs/80_eval.suite.ipynb #c01a2ba5
 def bar_disable(progress: bool | None = None, main: bool = True) -> bool | None:
     """tqdm's `disable` for a progress bar on stderr: off with `progress=False` or off the local main process; with
     `progress=None`, on only where stderr is a terminal (tqdm's `disable=None`: a notebook kernel's is not one, so a
@@ -127,7 +127,7 @@ def run_benchmarks(model, cfg: EvalCfg, accelerator=None, progress: bool | None 
 def _msg(e: BaseException) -> str:
     return e.args[0] if isinstance(e, KeyError) and e.args else str(e)
 
-
+# %% ../../nbs/80_eval.suite.ipynb #8f27ef40
 def _retyped(e: BaseException, msg: str) -> Exception:
     "An error of `e`'s kind with message `msg`; OS errors other than a missing file become `DataFormatError`."
     if isinstance(e, FileNotFoundError):
@@ -139,7 +139,7 @@ def _retyped(e: BaseException, msg: str) -> Exception:
     except Exception:
         return ValueError(msg)
 
-
+# %% ../../nbs/80_eval.suite.ipynb #915f979d
 def check_paths(params, **checks: Callable) -> None:
     """For each `key=checker`: when the benchmark group `params` sets `key` (not None), `checker(value)`; an error is
     re-raised as `<key>: <message>` (`check_eval` then puts the group in front)."""
@@ -198,11 +198,11 @@ def _device(model, accelerator=None) -> torch.device:
     p = next(iter(model.parameters()), None) if isinstance(model, nn.Module) else None
     return p.device if p is not None else torch.device("cpu")
 
-
+# %% ../../nbs/80_eval.suite.ipynb #0bb08be0
 def _autocast(accelerator):
     return accelerator.autocast() if accelerator is not None and hasattr(accelerator, "autocast") else nullcontext()
 
-
+# %% ../../nbs/80_eval.suite.ipynb #70f3ae12
 def _cat_padded(parts: list[Tensor]) -> Tensor:
     "Concatenate along dim 0, zero-padding dim 1 to the longest (box fields differ in M between batches)."
     if parts[0].ndim > 1:
@@ -213,7 +213,7 @@ def _cat_padded(parts: list[Tensor]) -> Tensor:
         ]
     return torch.cat(parts)
 
-
+# %% ../../nbs/80_eval.suite.ipynb #9e5d21fe
 def _gather(accelerator, v: Tensor) -> Tensor:
     "Pad dim 1 to the longest across processes, then gather along dim 0 (bools travel as uint8; dtypes kept)."
     dtype = v.dtype

@@ -27,7 +27,7 @@ class PairAngles(NamedTuple):
     neg: Tensor  # Xi_r(P_t, N_t)  (N_{t+1} with negative="child")
     valid: Tensor  # bool, whether the triplet's negative exists
 
-
+# %% ../../nbs/10_radial_emb.losses.ipynb #a6712deb
 def _check_tiers(P: Tensor, N: Tensor, mask: Tensor | None) -> Tensor:
     "Validate P, N [B, T, D] and mask [B, T]; return the boolean mask (all True if None)."
     if not (isinstance(P, Tensor) and P.is_floating_point() and P.ndim == 3):
@@ -44,7 +44,7 @@ def _check_tiers(P: Tensor, N: Tensor, mask: Tensor | None) -> Tensor:
         raise ValueError(f"mask: expected shape {tuple(P.shape[:2])}, got {tuple(mask.shape)}")
     return mask.to(device=P.device, dtype=torch.bool)
 
-
+# %% ../../nbs/10_radial_emb.losses.ipynb #516ff210
 def re_pair_angles(P: Tensor, N: Tensor, geometry, mask: Tensor | None = None, negative: str = "anchor") -> PairAngles:
     """Exterior angles of every triplet (P_t, P_{t+1}, N_t), t = 0..T-2, from tiers `P` and tier negatives `N` [B, T, D]
     (general -> specific), `mask` [B, T] = which negatives exist, and a geometry with its root set."""
@@ -62,7 +62,7 @@ def minimax_picks(pos: Tensor, neg: Tensor, valid: Tensor) -> tuple[Tensor, Tens
     pos, neg = pos.detach(), neg.detach()
     return (torch.where(valid, pos, -math.inf).flatten().argmax(), torch.where(valid, neg, math.inf).flatten().argmin())
 
-
+# %% ../../nbs/10_radial_emb.losses.ipynb #a00951cc
 def _aggregate(l_pos: Tensor, l_neg: Tensor, pos: Tensor, neg: Tensor, valid: Tensor, minimax: bool) -> dict:
     "Masked mean of the per-triplet loss l_pos + l_neg, plus the mini-max triplets picked on the angles (supp. B.4)."
     valid = valid.to(torch.bool)
@@ -84,7 +84,7 @@ def _aggregate(l_pos: Tensor, l_neg: Tensor, pos: Tensor, neg: Tensor, valid: Te
         }
     return {"loss": mean + mm, "mean": mean, "mm": mm, **stats}
 
-
+# %% ../../nbs/10_radial_emb.losses.ipynb #4bcdd599
 def re_loss(pos: Tensor, neg: Tensor, mask: Tensor | None = None, minimax: bool = True) -> dict:
     """RE's aggregate loss (supp. B.4) from triplet angles `pos`, `neg` [B, T-1] and their validity `mask`.
     Returns scalars: 'loss' = 'mean' + 'mm' (with gradients); 'pos_angle', 'neg_angle', 'acc' (detached monitors)."""
@@ -130,7 +130,7 @@ def ec_pair_loss(angle: Tensor, theta: Tensor, alpha: float, positive: bool, for
     s = 1.0 if positive else -1.0
     return F.relu(s * (angle - theta) + alpha) if form == "b2" else F.relu(s * (angle - theta + alpha))
 
-
+# %% ../../nbs/10_radial_emb.losses.ipynb #b3e3da2a
 def ec_loss(
     pos: Tensor,
     neg: Tensor,

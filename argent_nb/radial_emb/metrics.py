@@ -167,7 +167,7 @@ def _check_gt(gt, n: int, m: int, name: str = "gt") -> Tensor:
         raise ValueError(f"{name} indices must lie in [0, {m}), got range [{int(gt.min())}, {int(gt.max())}]")
     return gt.long()
 
-
+# %% ../../nbs/11_radial_emb.metrics.ipynb #2842ad97
 def hierarchical_scores(preds, gt, radii) -> dict[str, np.ndarray]:
     """Per-image precision, recall and tau_d: `preds` [N, S] candidate indices (-1 = none), `gt` [N, T] the tier
     texts general -> specific, `radii` [M] candidate genericness. Returns float64 arrays [N] under "P", "R", "tau_d"

@@ -32,7 +32,7 @@ def _check_chain(T, name: str = "T") -> Tensor:
         raise ValueError(f"{name}: expected float rank embeddings [B, R, D] (rank 0 most general), got {got}")
     return T.float() if T.dtype in _HALF else T
 
-
+# %% ../../nbs/20_rcme.losses.ipynb #e619fc1b
 def _check_root(root, T: Tensor) -> Tensor:
     "Validate the root, a float point [D] matching `T`; return it in `T`'s dtype."
     if not (isinstance(root, Tensor) and root.is_floating_point() and root.shape == T.shape[-1:]):
@@ -40,7 +40,7 @@ def _check_root(root, T: Tensor) -> Tensor:
         raise ValueError(f"root: expected a float point [D] with D = {T.shape[-1]}, got {got}")
     return root.to(T.dtype)
 
-
+# %% ../../nbs/20_rcme.losses.ipynb #3d093a9b
 def rank_apexes(T: Tensor, root: Tensor, apex: str = "root") -> Tensor:
     """The apex of the exterior angle at every rank of the chains `T` [B, R, D] -> [B, R, D]: `root` [D] at every rank
     ('root', paper Eq. 1), or the root at rank 0 and the parent positive T[:, i-1] at rank i >= 1 ('parent',
@@ -56,7 +56,7 @@ def _xi(anchor: Tensor, apex: Tensor, target: Tensor, eps: float) -> Tensor:
     "Exterior angle at `anchor` between `anchor - apex` and `target - anchor` (broadcast over leading dims)."
     return vector_angle(anchor - apex, target - anchor, eps)
 
-
+# %% ../../nbs/20_rcme.losses.ipynb #d5717850
 def chain_exterior_angle(
     T: Tensor, i: int, k: int | Tensor, root: Tensor, apex: str = "root", eps: float = 1e-6
 ) -> Tensor:

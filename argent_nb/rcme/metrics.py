@@ -41,7 +41,7 @@ def _rank_names(rank_names, R: int) -> list[str]:
         raise ValueError(f"'mean' is reserved for the average over ranks; rank_names are {names}")
     return names
 
-
+# %% ../../nbs/21_rcme.metrics.ipynb #77f568e3
 def _check_rank_labels(
     labels, n: int, n_classes: Sequence[int] | None = None, names: Sequence[str] | None = None
 ) -> Tensor:
@@ -279,7 +279,7 @@ def rank_text_table(taxonomy, text=None) -> tuple[list[str], list[int]]:
     nodes = [n for r in taxonomy.ranks for n in r]
     return [(text or taxonomy.rank_text)(n) for n in nodes], [len(n) - 1 for n in nodes]
 
-
+# %% ../../nbs/21_rcme.metrics.ipynb #9a168d38
 def one_per_leaf(leaves: Sequence[tuple], seed: int | None = None) -> list[int]:
     """One sample index per distinct leaf, leaves in order of their first sample: that first sample (`seed=None`) or
     one drawn uniformly per leaf with `np.random.default_rng(seed)` (the paper draws at random, sec. 5.2)."""
