@@ -5,8 +5,7 @@
 
 Random unit vectors stand in for embeddings. For each procedure ("paper" and "sweep") the script times
 `argent_nb.radial_emb.metrics.hierarchical_retrieval` on all `n` images, which includes the similarities, predictions
-and
-P/R/tau_d. It then times the straightforward reference on the first `loop_n` images, in the same run: the image's
+and P/R/tau_d. It then times the straightforward reference on the first `loop_n` images, in the same run: the image's
 similarity row, then `hierarchical_predictions_loop`, which does a masked argmax over all candidates at every step.
 The loop time is extrapolated to `n` images. The script prints both times, the speed-up, and whether the two
 versions predict the same texts on the timed subset. Target: the vectorised version under 30 s for 1,000 x 52,401 x 50.

@@ -5,8 +5,7 @@ The doc tools do not run a notebook top to bottom: they execute only its exporte
 `show_doc` cells, then hand the result to Quarto. A cell that mixes `import x` with code using a name from a test cell
 therefore breaks the docs while `nbdev_test` passes (nbdev warns "Found cells containing imports and other code";
 here that warning fails the notebook too: imports sit in their own cells). This runs nbdev's own processing driver (as
-`nbdev_proc_nbs`
-does, one notebook at a time, into a temporary folder) and names each notebook that fails.
+`nbdev_proc_nbs` does, one notebook at a time, into a temporary folder) and names each notebook that fails.
 
     python tools/check_docs.py                 # every notebook
     python tools/check_docs.py nbs/04_core.lorentz.ipynb

@@ -2,8 +2,7 @@
 """Where the time of a training run goes: setup, the initial evaluation (per benchmark), each phase of the training
 step (data, forward, backward, optimizer), the final evaluation and the plots. The benchmarks share their embeddings
 as in `run_benchmarks`, so the first benchmark of an evaluation pays for embedding the split. Wall and CPU seconds per
-phase (CPU /
-wall = cores in use); the training phases are timed over `--steps` steps and scaled to `train.steps`.
+phase (CPU / wall = cores in use); the training phases are timed over `--steps` steps and scaled to `train.steps`.
 
     python tools/profile_train.py                          # the embedded default run (what `accelerate launch -m
     argent_nb.train` runs)

@@ -5,9 +5,9 @@
     python tools/run_nbs.py --flags slow nbs/50_train.ipynb     # also run the cells flagged `slow`
 
 Cells carrying a `tst_flags` flag (settings.ini: slow, gpu) that is not asked for, and `#| eval: false` cells, keep the
-outputs they had. Each
-notebook runs in its own folder (as `nbdev_test` runs it) with HF_HUB_OFFLINE=1 and the Agg backend; a failing cell
-stops the notebook, which is then left untouched. Run `nbdev_clean` afterwards (it keeps outputs, drops metadata).
+outputs they had. Each notebook runs in its own folder (as `nbdev_test` runs it) with HF_HUB_OFFLINE=1 and the Agg
+backend; a failing cell stops the notebook, which is then left untouched. Run `nbdev_clean` afterwards (it keeps
+outputs, drops metadata).
 """
 
 import argparse, os, re, sys, time
@@ -22,9 +22,8 @@ def _flags(src: str) -> set:
     return {m.group(1) for line in src.splitlines() if (m := re.fullmatch(r"#\|\s*(\w+)", line.strip()))}
 
 
-_NO_EVAL = re.compile(
-    r"^#\|\s*eval:\s*false", re.M
-)  # nbdev's `#| eval: false`: never executed (e.g. `if __name__ == ...`)
+# nbdev's `#| eval: false`: never executed (e.g. `if __name__ == ...`)
+_NO_EVAL = re.compile(r"^#\|\s*eval:\s*false", re.M)
 
 
 def run(path: Path, skip: set, timeout: int) -> float:
