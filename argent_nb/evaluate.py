@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 from .core.registry import BENCHMARKS, Once, answer_help
 
-answer_help(
-    "evaluate", __name__
-)  # `python -m argent_nb.evaluate --help`: the saved text, before torch loads (01_core.registry)
+# `python -m argent_nb.evaluate --help`: the saved text, before torch loads (01_core.registry)
+answer_help("evaluate", __name__)
 import numpy as np
 import torch
 from .core.config import ConfigError, apply, config_help, flatten, load_config, to_dict

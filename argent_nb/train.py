@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any, Iterable
 from .core.registry import DATASETS, Method, Once, answer_help, get_method
 
-answer_help(
-    "train", __name__
-)  # `python -m argent_nb.train --help`: the saved text, before torch loads (01_core.registry)
+# `python -m argent_nb.train --help`: the saved text, before torch loads (01_core.registry)
+answer_help("train", __name__)
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, Sampler
@@ -60,9 +59,8 @@ class EpochSampler(Sampler):
         return self.n // self.block * self.block
 
     def __iter__(self):
-        g = torch.Generator().manual_seed(
-            self.seed * 1_000_003 + self.epoch
-        )  # block 1: a plain permutation of range(n)
+        # block 1: a plain permutation of range(n)
+        g = torch.Generator().manual_seed(self.seed * 1_000_003 + self.epoch)
         return iter(
             [
                 self.block * q + k

@@ -265,9 +265,8 @@ def ceclip_loss(
     cmr = cmr_loss(s["pos"], s["neg"], thresholds, types, s["valid"], reduction)
     if reduction == "sum":
         con, imc, cmr = (x / len(s["pos"]) for x in (con, imc, cmr))  # the paper's sums, per sample
-    total = (
-        con + (imc_weight * imc if imc_weight else 0) + (cmr_weight * cmr if cmr_weight else 0)
-    )  # a zero weight adds nothing at all
+    # a zero weight adds nothing at all
+    total = con + (imc_weight * imc if imc_weight else 0) + (cmr_weight * cmr if cmr_weight else 0)
     gap, count = threshold_stats(s["pos"], s["neg"], types, s["valid"], len(thresholds), reduce)
     acc = masked_mean((s["pos"][:, None] > s["neg"]).float(), s["valid"]).detach()
     parts = {"loss": total, "contrastive": con.detach(), "imc": imc.detach(), "cmr": cmr.detach(), "hn_acc": acc}

@@ -460,9 +460,8 @@ def load_config(
             cfg = apply(default, data)
         except ConfigError as e:
             raise ConfigError(f"in {path}: {e}") from None
-    for o, shown in zip(
-        overrides, overrides if as_given is None else as_given, strict=True
-    ):  # one at a time: a mistake names its argument
+    # one at a time: a mistake names its argument
+    for o, shown in zip(overrides, overrides if as_given is None else as_given, strict=True):
         try:
             cfg = apply(cfg, None, [o])
         except ConfigError as e:

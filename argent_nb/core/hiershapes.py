@@ -523,9 +523,8 @@ class HierShapes(Dataset):
 
     provides = frozenset(FIELDS) - {"rank_names", "hard_negative_binding"}  # own names, foil strata: HierShapes 2 only
     taxonomy, splits, min_image_size = TAXONOMY, SPLITS, 16
-    text_families = {
-        "rank text": lambda node: parse(TAXONOMY.rank_text(node)).render()
-    }  # family -> node -> noun phrase
+    # family -> node -> noun phrase
+    text_families = {"rank text": lambda node: parse(TAXONOMY.rank_text(node)).render()}
 
     def __init__(
         self,
@@ -648,9 +647,8 @@ def scene_facts(scene: Sequence[Obj]) -> list[Caption]:
 
 # %% ../../nbs/06_core.hiershapes.ipynb #c38e1149
 def _is_scene(x) -> bool:
-    return (
-        isinstance(x, (list, tuple)) and len(x) > 0 and all(hasattr(o, "satisfies") for o in x)
-    )  # objects of either world
+    # objects of either world
+    return isinstance(x, (list, tuple)) and len(x) > 0 and all(hasattr(o, "satisfies") for o in x)
 
 # %% ../../nbs/06_core.hiershapes.ipynb #1cdfedbc
 def oracle_entails(premise, conclusion) -> bool:

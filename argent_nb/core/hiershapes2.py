@@ -415,9 +415,8 @@ def foil_candidates(c: Caption, scene, w: World, one_way: bool = False) -> dict:
     if c.rel is not None:
         i, r, j = c.rel
         rel = [Caption(nps, (i, q, j)) for q in RELATIONS if q != r] + [Caption(nps, (j, r, i))]
-        out["relation"] += (
-            list(dict.fromkeys(map(one_way_caption, rel))) if one_way else rel
-        )  # each edit a new statement: none is c
+        # each edit a new statement: none is c
+        out["relation"] += list(dict.fromkeys(map(one_way_caption, rel))) if one_way else rel
     return out
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #406b8e8e

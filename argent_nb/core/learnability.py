@@ -206,9 +206,8 @@ def cached_probe(folder, heads: dict, fit, spec: dict, seed: int = 0, arch: str 
 
     folder = Path(folder)
     net = ProbeNet(heads, seed=seed) if arch is None else ProbeNet(heads, arch, seed=seed)
-    spec = json.loads(
-        json.dumps({**spec, "heads": heads, "seed": seed, **({"arch": arch} if arch else {})})
-    )  # as the file holds it
+    # as the file holds it
+    spec = json.loads(json.dumps({**spec, "heads": heads, "seed": seed, **({"arch": arch} if arch else {})}))
     if (folder / "log.json").exists():
         saved = json.loads((folder / "log.json").read_text())
         if saved["spec"] != spec:

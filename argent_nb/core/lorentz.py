@@ -204,9 +204,8 @@ def point_at(x: Tensor, angle, dist, c, perp: Tensor | None = None) -> Tensor:
     perp = perp - (perp * xh).sum(-1, keepdim=True) * xh
     perp = perp / torch.linalg.vector_norm(perp, dim=-1, keepdim=True)
     rc, s = c.sqrt(), c.sqrt() * dist
-    u = (
-        torch.cos(angle) * rc * lorentz_time(x, c)[..., None] * xh + torch.sin(angle) * perp
-    )  # space part of the tangent
+    # space part of the tangent
+    u = torch.cos(angle) * rc * lorentz_time(x, c)[..., None] * xh + torch.sin(angle) * perp
     return torch.cosh(s) * x + torch.sinh(s) / rc * u
 
 # %% ../../nbs/04_core.lorentz.ipynb #ab4d2ae2

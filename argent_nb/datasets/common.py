@@ -249,9 +249,8 @@ def open_image(
     name = name if name is not None else str(src) if not isinstance(src, bytes) else "image bytes"
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter(
-                "error", Image.DecompressionBombWarning
-            )  # PIL's bomb guard as an error, not a warning
+            # PIL's bomb guard as an error, not a warning
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
             im = Image.open(io.BytesIO(src) if isinstance(src, bytes) else src)
         if load:
             im.load()

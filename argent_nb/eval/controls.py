@@ -54,9 +54,8 @@ class ControlModel(nn.Module):
             arch,
             int(pad_id),
         )
-        self.log_scale = nn.Parameter(
-            torch.tensor(math.log(1 / 0.07)), requires_grad=False
-        )  # CLIP's initial scale; gives the device
+        # CLIP's initial scale; gives the device
+        self.log_scale = nn.Parameter(torch.tensor(math.log(1 / 0.07)), requires_grad=False)
         empty = torch.as_tensor(tokenizer([""]))[0]
         self.special_ids = frozenset(empty[empty != self.pad_id].tolist())  # what the tokenizer adds to every text
         self.max_tokens = self.context_length - len(self.special_ids)  # the most tokens a text can hold
@@ -249,9 +248,8 @@ class BagOfWordsControl(ControlModel):
         super().__init__(tokenizer, context_length, len(vocab) + 2 * self.N_PAD + 2, "euclidean", arch, pad_id)
         self.table, self.vocab, self.built_for = table, {w: k for k, w in enumerate(vocab)}, [repr(d) for d in datasets]
         self.K = 1 << (4 * self.max_tokens - 1).bit_length()  # power of 2 >= 4 L_max
-        self.S = 4 ** math.ceil(
-            math.log(max(64, 8 * max(map(len, table.values()), default=1)), 4)
-        )  # power of 4 >= 8 max |W|
+        # power of 4 >= 8 max |W|
+        self.S = 4 ** math.ceil(math.log(max(64, 8 * max(map(len, table.values()), default=1)), 4))
         self._words = functools.lru_cache(maxsize=1 << 16)(self._decode)
 
     def _decode(self, ids: tuple) -> tuple:

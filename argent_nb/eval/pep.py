@@ -334,9 +334,8 @@ def hiershapes_pairs(ds: HierShapes | HierShapes2, indices: Sequence[int] | None
                 continue
             records.append((a, b, truth, fam, kind))
     out = PEPPairs.from_records(records, dropped)
-    out.length_matched = bool(
-        getattr(ds, "length_matched", False)
-    )  # HierShapes 2 declares it; the first world's tiers grow
+    # HierShapes 2 declares it; the first world's tiers grow
+    out.length_matched = bool(getattr(ds, "length_matched", False))
     return out
 
 # %% ../../nbs/82_eval.pep.ipynb #14977025

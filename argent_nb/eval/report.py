@@ -179,9 +179,8 @@ def plot_table(table: dict, path: str | Path | None = None, title: str = "evalua
 
     fams = _drawn_families(table)
     labels = [l for l, r in table.items() if r["n"]]
-    width = max(
-        [min(24.0, max(6.5, 0.12 * len(ms) * len(labels) + 1.5)) for ms in fams.values()] or [6.5]
-    )  # a panel's bars stay readable
+    # a panel's bars stay readable
+    width = max([min(24.0, max(6.5, 0.12 * len(ms) * len(labels) + 1.5)) for ms in fams.values()] or [6.5])
     cols = 2 if len(fams) > 1 and width <= 8 else 1
     nr = max(1, math.ceil(len(fams) / cols))
     fig, axes = plt.subplots(nr, cols, figsize=(width * cols, 3.4 * nr), squeeze=False)

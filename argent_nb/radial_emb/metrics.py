@@ -662,9 +662,8 @@ def check_re(cfg, rp: REBenchParams) -> None:
         hyperlex=read_hyperlex,
         breeds=lambda v: open_first_images(_breeds_files(rp)[1]),
     )
-    check_requires(
-        rp, hierarcaps_images="hierarcaps", breeds_images="breeds", hierarcaps="hierarcaps_images"
-    )  # HierarCaps is scored image -> text: its images are needed
+    # HierarCaps is scored image -> text: its images are needed
+    check_requires(rp, hierarcaps_images="hierarcaps", breeds_images="breeds", hierarcaps="hierarcaps_images")
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #61fbfa9d
 def _hierarcaps(model, cfg: EvalCfg, rp, geo: RadialGeometry, accelerator=None) -> dict:
@@ -703,9 +702,8 @@ def re_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict:
     text_set = hiershapes_eval_set(cfg, ["tiers"])  # the same scenes, no images rendered
     tiers = [text_set[i]["tiers"] for i in range(len(ds))]
     out = _hier(model, emb["images"], tiers, geo, accelerator, "hier_")
-    if (
-        getattr(text_set, "tiers", None) == "length_free"
-    ):  # HierShapes 2.1: the papers' growing tiers beside (hier_growing_*)
+    # HierShapes 2.1: the papers' growing tiers beside (hier_growing_*)
+    if getattr(text_set, "tiers", None) == "length_free":
         grow = hiershapes_eval_set(cfg, ["tiers"], tiers="growing")
         out.update(
             _hier(model, emb["images"], [grow[i]["tiers"] for i in range(len(ds))], geo, accelerator, "hier_growing_")

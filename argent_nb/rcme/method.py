@@ -169,9 +169,8 @@ class RCME(Method):
         self.frozen = None
         if self.params.prior_weight > 0:
             self.frozen = frozen_text_tower(m, accelerator.device if accelerator is not None else torch.device("cpu"))
-        self.autocast = (
-            accelerator.autocast if accelerator is not None else contextlib.nullcontext
-        )  # as in `12_radial_emb.method`
+        # as in `12_radial_emb.method`
+        self.autocast = accelerator.autocast if accelerator is not None else contextlib.nullcontext
 
     def trainable_parameters(self, model):
         if self.params.cma_weight == 0:
