@@ -11,6 +11,7 @@ import functools
 
 import torch
 import torch.nn.functional as F
+from fastcore.basics import patch
 from torch import Tensor
 
 # %% auto #0
@@ -108,77 +109,101 @@ class Geometry(abc.ABC):
     def distance(self, x: Tensor, y: Tensor) -> Tensor:
         "Row-wise distance between `x` and `y` (broadcast over leading dims)."
 
-    # ops with a default built from other ops: pairwise ops by broadcasting, CLIP's logits, genericness, the path
-    @fp32_geometry
-    def pairwise_similarity(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
-        "Similarity of every row of `x` [N, D] with every row of `y` [M, D] -> [N, M]."
-        return _pairwise(self.similarity, x, y, chunk)
+# %% ../../nbs/02_core.geometry.ipynb #fe3b315d
+@patch
+@fp32_geometry
+def pairwise_similarity(self: Geometry, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
+    "Similarity of every row of `x` [N, D] with every row of `y` [M, D] -> [N, M]."
+    return _pairwise(self.similarity, x, y, chunk)
 
-    @fp32_geometry
-    def pairwise_distance(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
-        "Distance between every row of `x` [N, D] and every row of `y` [M, D] -> [N, M]."
-        return _pairwise(self.distance, x, y, chunk)
+# %% ../../nbs/02_core.geometry.ipynb #f8a56e30
+@patch
+@fp32_geometry
+def pairwise_distance(self: Geometry, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
+    "Distance between every row of `x` [N, D] and every row of `y` [M, D] -> [N, M]."
+    return _pairwise(self.distance, x, y, chunk)
 
-    @fp32_geometry
-    def logits(self, x: Tensor, y: Tensor, scale: Tensor | float) -> Tensor:
-        "Contrastive logits [N, M] of `x` [N, D] against `y` [M, D]: `scale * pairwise_similarity(x, y)`."
-        return scale * self.pairwise_similarity(x, y)
+# %% ../../nbs/02_core.geometry.ipynb #0b3069ed
+@patch
+@fp32_geometry
+def logits(self: Geometry, x: Tensor, y: Tensor, scale: Tensor | float) -> Tensor:
+    "Contrastive logits [N, M] of `x` [N, D] against `y` [M, D]: `scale * pairwise_similarity(x, y)`."
+    return scale * self.pairwise_similarity(x, y)
 
-    @fp32_geometry
-    def genericness(self, x: Tensor) -> Tensor:
-        "How generic each point of `x` [..., D] is: its distance from the root."
-        return self.distance(self.root(x), x)
+# %% ../../nbs/02_core.geometry.ipynb #43c9c43e
+@patch
+@fp32_geometry
+def genericness(self: Geometry, x: Tensor) -> Tensor:
+    "How generic each point of `x` [..., D] is: its distance from the root."
+    return self.distance(self.root(x), x)
 
-    @fp32_geometry
-    def pairwise_exterior_angle(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
-        "Exterior angle at every row of `x` [N, D] toward every row of `y` [M, D] -> [N, M]."
-        return _pairwise(self.exterior_angle, x, y, chunk)
+# %% ../../nbs/02_core.geometry.ipynb #172f5542
+@patch
+@fp32_geometry
+def pairwise_exterior_angle(self: Geometry, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
+    "Exterior angle at every row of `x` [N, D] toward every row of `y` [M, D] -> [N, M]."
+    return _pairwise(self.exterior_angle, x, y, chunk)
 
-    @fp32_geometry
-    def path(self, x: Tensor, steps: int = 16) -> Tensor:
-        "`steps` equally spaced points along the geodesic from the root to `x` [..., D] -> [steps, ..., D]."
-        x = _check(x, "x")
-        if steps < 2:
-            raise ValueError(f"steps: expected at least 2 (root and x), got {steps}")
-        t = torch.linspace(0, 1, steps, dtype=x.dtype, device=x.device).view(-1, *[1] * (x.ndim - 1))
-        return self.geodesic(self.root(x), x, t)
+# %% ../../nbs/02_core.geometry.ipynb #b0cf6467
+@patch
+@fp32_geometry
+def path(self: Geometry, x: Tensor, steps: int = 16) -> Tensor:
+    "`steps` equally spaced points along the geodesic from the root to `x` [..., D] -> [steps, ..., D]."
+    x = _check(x, "x")
+    if steps < 2:
+        raise ValueError(f"steps: expected at least 2 (root and x), got {steps}")
+    t = torch.linspace(0, 1, steps, dtype=x.dtype, device=x.device).view(-1, *[1] * (x.ndim - 1))
+    return self.geodesic(self.root(x), x, t)
 
-    # optional hierarchy ops: unsupported unless a subclass provides them
-    def _unsupported(self, op: str, by: str = "RadialGeometry (`core.radial`) and LorentzGeometry (`core.lorentz`)"):
-        return NotImplementedError(
-            f"{type(self).__name__} ({self.name!r}) does not implement `{op}`; it is provided "
-            f"by {by}. Check `geometry.supports({op!r})` before calling it."
-        )
+# %% ../../nbs/02_core.geometry.ipynb #4a447e3e
+@patch
+def _unsupported(
+    self: Geometry, op: str, by: str = "RadialGeometry (`core.radial`) and LorentzGeometry (`core.lorentz`)"
+):
+    return NotImplementedError(
+        f"{type(self).__name__} ({self.name!r}) does not implement `{op}`; it is provided "
+        f"by {by}. Check `geometry.supports({op!r})` before calling it."
+    )
 
-    @fp32_geometry
-    def root(self, like: Tensor) -> Tensor:
-        "The entailment root, a point [D] with the dtype and device of `like`."
-        raise self._unsupported("root", "RadialGeometry (the model's root embedding) and LorentzGeometry (the origin)")
+# %% ../../nbs/02_core.geometry.ipynb #14641aa6
+@patch
+@fp32_geometry
+def root(self: Geometry, like: Tensor) -> Tensor:
+    "The entailment root, a point [D] with the dtype and device of `like`."
+    raise self._unsupported("root", "RadialGeometry (the model's root embedding) and LorentzGeometry (the origin)")
 
-    @fp32_geometry
-    def exterior_angle(self, x: Tensor, y: Tensor) -> Tensor:
-        "Row-wise angle at `x` of the triangle (root, `x`, `y`) in [0, pi]; small = `x` is entailed by `y`."
-        raise self._unsupported("exterior_angle")
+# %% ../../nbs/02_core.geometry.ipynb #569de4aa
+@patch
+@fp32_geometry
+def exterior_angle(self: Geometry, x: Tensor, y: Tensor) -> Tensor:
+    "Row-wise angle at `x` of the triangle (root, `x`, `y`) in [0, pi]; small = `x` is entailed by `y`."
+    raise self._unsupported("exterior_angle")
 
-    @fp32_geometry
-    def aperture(self, x: Tensor) -> Tensor:
-        "Half-aperture of the entailment cone at each point of `x` [..., D]."
-        raise self._unsupported("aperture")
+# %% ../../nbs/02_core.geometry.ipynb #3b0cf097
+@patch
+@fp32_geometry
+def aperture(self: Geometry, x: Tensor) -> Tensor:
+    "Half-aperture of the entailment cone at each point of `x` [..., D]."
+    raise self._unsupported("aperture")
 
-    @fp32_geometry
-    def geodesic(self, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
-        """The point at fraction `t` in [0, 1] along the geodesic from `x` to `y`; `t` broadcasts against the leading
-        dims."""
-        raise self._unsupported("geodesic")
+# %% ../../nbs/02_core.geometry.ipynb #b5958f15
+@patch
+@fp32_geometry
+def geodesic(self: Geometry, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
+    """The point at fraction `t` in [0, 1] along the geodesic from `x` to `y`; `t` broadcasts against the leading
+    dims."""
+    raise self._unsupported("geodesic")
 
-    def supports(self, op: str) -> bool:
-        "Whether the hierarchy op `op` (a key of `HIERARCHY_OPS`) is available on this geometry."
-        if op not in self.HIERARCHY_OPS:
-            raise ValueError(f"unknown hierarchy op {op!r}; valid: {sorted(self.HIERARCHY_OPS)}")
-        if getattr(type(self), op) is not getattr(Geometry, op):
-            return True
-        needs = self.HIERARCHY_OPS[op]
-        return needs is not None and all(self.supports(o) for o in needs)
+# %% ../../nbs/02_core.geometry.ipynb #e3c452df
+@patch
+def supports(self: Geometry, op: str) -> bool:
+    "Whether the hierarchy op `op` (a key of `HIERARCHY_OPS`) is available on this geometry."
+    if op not in self.HIERARCHY_OPS:
+        raise ValueError(f"unknown hierarchy op {op!r}; valid: {sorted(self.HIERARCHY_OPS)}")
+    if getattr(type(self), op) is not getattr(Geometry, op):
+        return True
+    needs = self.HIERARCHY_OPS[op]
+    return needs is not None and all(self.supports(o) for o in needs)
 
 # %% ../../nbs/02_core.geometry.ipynb #546f447b
 def get_geometry(name: str, **kwargs) -> Geometry:

@@ -16,6 +16,7 @@ from .hiershapes import INVERSE, RELATIONS, Caption, crop, parse_with, relation_
 from .registry import DATASETS, DatasetSpec
 from .taxa import draw_taxon, held_out_leaves, held_out_subtrees, make_tree, own_name, taxonomic_string
 from .taxa import traits, TEXT_FAMILIES
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['VERSION', 'VERSIONS', 'NOVEL_EITHER_ORDER', 'SIZES', 'SIZE_SCALE', 'OBJECT_SCALE', 'TIER_RANKS', 'SPLITS',
@@ -710,23 +711,9 @@ class HierShapes2(Dataset):
         self.transform, self.world, self.twins = transform, world(self.tree_seed), bool(twins)
         self.tiers = tiers or ("growing" if self.version == "2.0" else "length_free")
 
-    taxonomy = property(lambda self: self.world.tree, doc="The tree the objects are drawn from.")
-    text_families = {k: functools.partial(f, template="a {}") for k, f in TEXT_FAMILIES.items()}
-
     # family -> node -> noun phrase (`taxa.TEXT_FAMILIES` without the prompt): the own name alone first, then the names
     # from rank 0 down
-    def rank_text(self, node, family: str = "own name") -> str:
-        """The text of `node` in `family`: 'a photo of a NAME' (own name) or 'a photo of a N0 N1 ... NAME' (the
-        `rank_texts` field)."""
-        if family not in self.text_families:
-            raise KeyError(f"unknown text family {family!r}; HierShapes 2 has {list(self.text_families)}")
-        return TEXT_FAMILIES[family](node)
-
-    def parse(self, text) -> Caption:
-        return parse(text, self.world)
-
-    def oracle_entails(self, premise, conclusion) -> bool:
-        return oracle_entails(premise, conclusion, self.world)
+    text_families = {k: functools.partial(f, template="a {}") for k, f in TEXT_FAMILIES.items()}
 
     def __len__(self):
         return self.n
@@ -744,107 +731,6 @@ class HierShapes2(Dataset):
             + (", twins=True)" if self.twins else ")")
         )
 
-    @property
-    def cache_key(self) -> tuple:
-        "Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`."
-        return (
-            "HierShapes2",
-            self.split,
-            self.seed,
-            self.image_size,
-            self.box_size,
-            self.max_objects,
-            self.noise,
-            self.tree_seed,
-            self.object_scale,
-            None if self.transform is None else id(self.transform),
-            self.twins,
-            self.one_way,
-            self.version,
-            self.tiers,
-        )
-
-    def _key(self, i: int) -> list:
-        if not 0 <= i < self.n:
-            raise IndexError(f"index {i} out of range for {self!r}")
-        return [self.seed, SPLITS[self.split], int(i)]
-
-    def scene(self, i: int) -> list:
-        "The objects of sample `i` (ground truth for the oracle)."
-        return self._scene(i)[0]
-
-    def _scene(self, i: int) -> tuple:
-        """(scene, key of its texts' generators, image generator) of sample `i`: its own draw; with `twins`, an odd `i`
-        whose partner `i - 1` has two objects or more is the partner's `twin_scene` with the partner's texts' keys."""
-        key = self._key(i)
-        if self.twins and i % 2:
-            pkey = self._key(i - 1)
-            partner = self._draw(np.random.default_rng(pkey), i - 1)
-            if len(partner) > 1:
-                return twin_scene(partner, self.image_size // 2), pkey, np.random.default_rng(key + [9])
-        rng = np.random.default_rng(key)
-        return self._draw(rng, i), key, rng
-
-    sampler_block = property(
-        lambda self: 2 if self.twins else 1,
-        doc="Consecutive indices a training sampler keeps together (`train.EpochSampler`): a twin pair, or 1.",
-    )
-
-    def _draw(self, rng, i: int) -> list:
-        if self.version == "2.0":
-            return sample_scene(rng, self.world, self.split, self.image_size, self.max_objects, self.object_scale)
-        return sample_named_scene(
-            rng, self.world, self.split, i, self.seed, self.image_size, self.max_objects, self.object_scale
-        )
-
-    def leaf(self, i: int) -> tuple:
-        "The leaf of sample `i`'s subject (object 0): the chain its rank fields describe."
-        return self.scene(i)[0].leaf
-
-    def is_corrupted(self, i: int) -> dict:
-        "Which texts of sample `i` the noise corrupted: {'captions': bool, 'box_texts': [bool per box]}."
-        (scene, tkey, _), w = self._scene(i), self.world
-        texts = make_texts(
-            scene,
-            np.random.default_rng(tkey + [1]),
-            w,
-            self.split,
-            negatives=False,
-            one_way=self.one_way,
-            version=self.version,
-            tiers=self.tiers,
-        )
-        cap, boxes, _ = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
-        return {"captions": cap, "box_texts": boxes}
-
-    def structured(self, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
-        "(scene, texts as `Caption`s / rank texts with flags, image generator) of sample `i`, noise applied."
-        (scene, tkey, rng), w = self._scene(i), self.world
-        texts = make_texts(
-            scene,
-            np.random.default_rng(tkey + [1]),
-            w,
-            self.split,
-            negatives=negatives,
-            one_way=self.one_way,
-            version=self.version,
-            tiers=self.tiers,
-        )
-        if rank_negatives:
-            texts.update(
-                rank_negative_texts(
-                    scene, np.random.default_rng(tkey + [2]), np.random.default_rng(tkey + [3]), w, self.split
-                )
-            )
-        if self.noise:
-            cap, boxes, repl = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
-            if cap:
-                texts["captions"] = hs1._swap(texts["captions"], 0, node=repl[0])
-            texts["box_texts"] = [
-                Caption((NP(m, o.size),)) if m else b for b, o, m in zip(texts["box_texts"], scene, repl[1:])
-            ]
-        return scene, texts, rng
-
     def __getitem__(self, i: int) -> dict:
         i, f = int(i), self.fields
         scene, t, rng = self.structured(
@@ -852,6 +738,148 @@ class HierShapes2(Dataset):
         )
         img = render(scene, self.image_size, rng, self.world) if f & {"images", "box_images"} else None
         return _sample_dict(i, scene, t, img, f, self._rank_negs, self.box_size, self.world, self.transform)
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #249aa31b
+@patch(as_prop=True)
+def taxonomy(self: HierShapes2):
+    "The tree the objects are drawn from."
+    return self.world.tree
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #89154c63
+@patch
+def rank_text(self: HierShapes2, node, family: str = "own name") -> str:
+    """The text of `node` in `family`: 'a photo of a NAME' (own name) or 'a photo of a N0 N1 ... NAME' (the
+    `rank_texts` field)."""
+    if family not in self.text_families:
+        raise KeyError(f"unknown text family {family!r}; HierShapes 2 has {list(self.text_families)}")
+    return TEXT_FAMILIES[family](node)
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #2e59bcd9
+@patch
+def parse(self: HierShapes2, text) -> Caption:
+    return parse(text, self.world)
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #c9c8e082
+@patch
+def oracle_entails(self: HierShapes2, premise, conclusion) -> bool:
+    return oracle_entails(premise, conclusion, self.world)
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #0c16fe1f
+@patch(as_prop=True)
+def cache_key(self: HierShapes2) -> tuple:
+    "Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`."
+    return (
+        "HierShapes2",
+        self.split,
+        self.seed,
+        self.image_size,
+        self.box_size,
+        self.max_objects,
+        self.noise,
+        self.tree_seed,
+        self.object_scale,
+        None if self.transform is None else id(self.transform),
+        self.twins,
+        self.one_way,
+        self.version,
+        self.tiers,
+    )
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #838af27c
+@patch
+def _key(self: HierShapes2, i: int) -> list:
+    if not 0 <= i < self.n:
+        raise IndexError(f"index {i} out of range for {self!r}")
+    return [self.seed, SPLITS[self.split], int(i)]
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #daf0ecb9
+@patch
+def scene(self: HierShapes2, i: int) -> list:
+    "The objects of sample `i` (ground truth for the oracle)."
+    return self._scene(i)[0]
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #a18c19e7
+@patch
+def _scene(self: HierShapes2, i: int) -> tuple:
+    """(scene, key of its texts' generators, image generator) of sample `i`: its own draw; with `twins`, an odd `i`
+    whose partner `i - 1` has two objects or more is the partner's `twin_scene` with the partner's texts' keys."""
+    key = self._key(i)
+    if self.twins and i % 2:
+        pkey = self._key(i - 1)
+        partner = self._draw(np.random.default_rng(pkey), i - 1)
+        if len(partner) > 1:
+            return twin_scene(partner, self.image_size // 2), pkey, np.random.default_rng(key + [9])
+    rng = np.random.default_rng(key)
+    return self._draw(rng, i), key, rng
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #30c9116a
+@patch(as_prop=True)
+def sampler_block(self: HierShapes2) -> int:
+    "Consecutive indices a training sampler keeps together (`train.EpochSampler`): a twin pair, or 1."
+    return 2 if self.twins else 1
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #6cbfa976
+@patch
+def _draw(self: HierShapes2, rng, i: int) -> list:
+    if self.version == "2.0":
+        return sample_scene(rng, self.world, self.split, self.image_size, self.max_objects, self.object_scale)
+    return sample_named_scene(
+        rng, self.world, self.split, i, self.seed, self.image_size, self.max_objects, self.object_scale
+    )
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #b1ba99fe
+@patch
+def leaf(self: HierShapes2, i: int) -> tuple:
+    "The leaf of sample `i`'s subject (object 0): the chain its rank fields describe."
+    return self.scene(i)[0].leaf
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #dcff4b1f
+@patch
+def is_corrupted(self: HierShapes2, i: int) -> dict:
+    "Which texts of sample `i` the noise corrupted: {'captions': bool, 'box_texts': [bool per box]}."
+    (scene, tkey, _), w = self._scene(i), self.world
+    texts = make_texts(
+        scene,
+        np.random.default_rng(tkey + [1]),
+        w,
+        self.split,
+        negatives=False,
+        one_way=self.one_way,
+        version=self.version,
+        tiers=self.tiers,
+    )
+    cap, boxes, _ = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
+    return {"captions": cap, "box_texts": boxes}
+
+# %% ../../nbs/06b_core.hiershapes2.ipynb #ec824993
+@patch
+def structured(self: HierShapes2, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
+    "(scene, texts as `Caption`s / rank texts with flags, image generator) of sample `i`, noise applied."
+    (scene, tkey, rng), w = self._scene(i), self.world
+    texts = make_texts(
+        scene,
+        np.random.default_rng(tkey + [1]),
+        w,
+        self.split,
+        negatives=negatives,
+        one_way=self.one_way,
+        version=self.version,
+        tiers=self.tiers,
+    )
+    if rank_negatives:
+        texts.update(
+            rank_negative_texts(
+                scene, np.random.default_rng(tkey + [2]), np.random.default_rng(tkey + [3]), w, self.split
+            )
+        )
+    if self.noise:
+        cap, boxes, repl = corruption(scene, texts, np.random.default_rng(self._key(i) + [5]), self.noise, w)
+        if cap:
+            texts["captions"] = hs1._swap(texts["captions"], 0, node=repl[0])
+        texts["box_texts"] = [
+            Caption((NP(m, o.size),)) if m else b for b, o, m in zip(texts["box_texts"], scene, repl[1:])
+        ]
+    return scene, texts, rng
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #035274a0
 def twin_scene(scene, cell: int) -> list:

@@ -9,6 +9,7 @@ import math
 from typing import Callable
 
 import torch
+from fastcore.basics import patch
 from torch import Tensor, nn
 
 from .geometry import Geometry, _check, _check_pair, fp32_geometry
@@ -249,27 +250,6 @@ class LorentzGeometry(Geometry):
         )
         self.set_curvature(c)
 
-    def set_curvature(self, c: float | Tensor | Callable[[], Tensor]) -> LorentzGeometry:
-        "Use curvature -c from now on: a number > 0, a scalar tensor (graph kept) or a callable returning one."
-        if isinstance(c, Tensor):
-            if c.numel() != 1:
-                raise ValueError(f"curvature must be a scalar, got shape {tuple(c.shape)}")
-        elif not callable(c):
-            if not (isinstance(c, (int, float)) and math.isfinite(c) and c > 0):
-                raise ValueError(f"curvature c must be a finite number > 0 (the space has curvature -c), got {c!r}")
-            c = float(c)
-        self._c = c
-        return self
-
-    @property
-    def curvature(self) -> float | Tensor:
-        "The current c (a float, or a tensor that may carry a graph)."
-        return self._c() if callable(self._c) else self._c
-
-    def norm_boundary(self, like: Tensor | None = None):
-        "r_b = 2K / sqrt(c): inside it the cone aperture saturates at ~pi/2 (the collapse ARGENT addresses)."
-        return norm_boundary(self.curvature, self.K, like)
-
     def __repr__(self):
         c = self.curvature
         cs = f"{c.item():.4g}" if isinstance(c, Tensor) else f"{c:.4g}"
@@ -277,45 +257,7 @@ class LorentzGeometry(Geometry):
             f"LorentzGeometry(c={cs}{', learnable' if isinstance(c, Tensor) and c.requires_grad else ''}, K={self.K})"
         )
 
-    # coordinates and charts at the current curvature (every map in full precision)
-    @fp32_geometry
-    def time(self, x: Tensor) -> Tensor:
-        "Time components x_t = sqrt(1/c + ||x~||^2) -> [...]."
-        return lorentz_time(_check(x, "x"), self.curvature)
-
-    @fp32_geometry
-    def inner(self, x: Tensor, y: Tensor) -> Tensor:
-        "Row-wise Lorentz inner product <x, y>_L (broadcast)."
-        x, y = _check_pair(x, y)
-        return lorentz_inner(x, y, self.curvature)
-
-    @fp32_geometry
-    def pairwise_inner(self, x: Tensor, y: Tensor) -> Tensor:
-        "Lorentz inner products [N, M] of `x` [N, D] and `y` [M, D] (one matmul)."
-        x, y = _check_pair(x, y, ndim=2)
-        return pairwise_lorentz_inner(x, y, self.curvature)
-
-    @fp32_geometry
-    def exp_map0(self, v: Tensor) -> Tensor:
-        "Tangent vectors at the origin [..., D] -> points (sinh input clamped at `max_sinh_input`)."
-        return exp_map0(_check(v, "v"), self.curvature, self.max_sinh_input)
-
-    @fp32_geometry
-    def log_map0(self, x: Tensor) -> Tensor:
-        "Points [..., D] -> tangent vectors at the origin (inverse of `exp_map0`)."
-        return log_map0(_check(x, "x"), self.curvature)
-
-    @fp32_geometry
-    def poincare(self, x: Tensor) -> Tensor:
-        "Points -> the unit Poincare ball (for plots and HoroPCA)."
-        return to_poincare(_check(x, "x"), self.curvature)
-
-    @fp32_geometry
-    def from_poincare(self, p: Tensor) -> Tensor:
-        "The unit Poincare ball -> points."
-        return from_poincare(_check(p, "p"), self.curvature)
-
-    # the required ops, their one-matmul pairwise forms, MERU's logits and the prompt ensemble
+    # the three required ops (the protocol's abstract methods: they must be defined in the class body)
     def embed(self, x: Tensor) -> Tensor:
         "Encoder outputs, read as tangent vectors at the origin, -> points: `exp_map0`."
         return self.exp_map0(x)
@@ -329,55 +271,162 @@ class LorentzGeometry(Geometry):
         "Row-wise -d(x, y)."
         return -self.distance(x, y)
 
-    def pairwise_distance(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
-        "Distances [N, M] of `x` [N, D] to `y` [M, D] from one matmul (`chunk` is ignored)."
-        x, y = _check_pair(x, y, ndim=2)
-        return pairwise_lorentz_distance(x, y, self.curvature)
+# %% ../../nbs/04_core.lorentz.ipynb #18bcb89e
+@patch
+def set_curvature(self: LorentzGeometry, c: float | Tensor | Callable[[], Tensor]) -> LorentzGeometry:
+    "Use curvature -c from now on: a number > 0, a scalar tensor (graph kept) or a callable returning one."
+    if isinstance(c, Tensor):
+        if c.numel() != 1:
+            raise ValueError(f"curvature must be a scalar, got shape {tuple(c.shape)}")
+    elif not callable(c):
+        if not (isinstance(c, (int, float)) and math.isfinite(c) and c > 0):
+            raise ValueError(f"curvature c must be a finite number > 0 (the space has curvature -c), got {c!r}")
+        c = float(c)
+    self._c = c
+    return self
 
-    def pairwise_similarity(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
-        "-pairwise_distance: ranks like the Lorentz inner product."
-        return -self.pairwise_distance(x, y)
+# %% ../../nbs/04_core.lorentz.ipynb #20239d5f
+@patch(as_prop=True)
+def curvature(self: LorentzGeometry) -> float | Tensor:
+    "The current c (a float, or a tensor that may carry a graph)."
+    return self._c() if callable(self._c) else self._c
 
-    def logits(self, x: Tensor, y: Tensor, scale: Tensor | float) -> Tensor:
-        "MERU's contrastive logits -scale * d(x_i, y_j) [N, M]."
-        return -scale * self.pairwise_distance(x, y)
+# %% ../../nbs/04_core.lorentz.ipynb #43c5ea73
+@patch
+def norm_boundary(self: LorentzGeometry, like: Tensor | None = None):
+    "r_b = 2K / sqrt(c): inside it the cone aperture saturates at ~pi/2 (the collapse ARGENT addresses)."
+    return norm_boundary(self.curvature, self.K, like)
 
-    @fp32_geometry
-    def ensemble(self, t: Tensor) -> Tensor:
-        "Zero-shot prompt ensemble: embedded prompts [C, P, D] -> classes [C, D] = exp_map0(mean_p log_map0(t))."
-        t = _check(t, "t", ndim=3)
-        return self.exp_map0(self.log_map0(t).mean(1))
+# %% ../../nbs/04_core.lorentz.ipynb #196ef1d8
+@patch
+@fp32_geometry
+def time(self: LorentzGeometry, x: Tensor) -> Tensor:
+    "Time components x_t = sqrt(1/c + ||x~||^2) -> [...]."
+    return lorentz_time(_check(x, "x"), self.curvature)
 
-    # the hierarchy ops: the origin is the root
-    def root(self, like: Tensor) -> Tensor:
-        "The origin (space components 0) [D], on the dtype and device of `like`."
-        return torch.zeros(like.shape[-1], dtype=like.dtype, device=like.device)
+# %% ../../nbs/04_core.lorentz.ipynb #d0193547
+@patch
+@fp32_geometry
+def inner(self: LorentzGeometry, x: Tensor, y: Tensor) -> Tensor:
+    "Row-wise Lorentz inner product <x, y>_L (broadcast)."
+    x, y = _check_pair(x, y)
+    return lorentz_inner(x, y, self.curvature)
 
-    def genericness(self, x: Tensor) -> Tensor:
-        "Distance from the origin, asinh(sqrt(c)||x~||)/sqrt(c) (monotone in ||x~||)."
-        return distance0(_check(x, "x"), self.curvature)
+# %% ../../nbs/04_core.lorentz.ipynb #9740accb
+@patch
+@fp32_geometry
+def pairwise_inner(self: LorentzGeometry, x: Tensor, y: Tensor) -> Tensor:
+    "Lorentz inner products [N, M] of `x` [N, D] and `y` [M, D] (one matmul)."
+    x, y = _check_pair(x, y, ndim=2)
+    return pairwise_lorentz_inner(x, y, self.curvature)
 
-    def exterior_angle(self, x: Tensor, y: Tensor) -> Tensor:
-        "ext(x, y) in [0, pi] at `x` of the triangle (origin, x, y) (broadcast); small = x is entailed by y."
-        x, y = _check_pair(x, y)
-        return exterior_angle(x, y, self.curvature, self.angle_eps)
+# %% ../../nbs/04_core.lorentz.ipynb #fec8602c
+@patch
+@fp32_geometry
+def exp_map0(self: LorentzGeometry, v: Tensor) -> Tensor:
+    "Tangent vectors at the origin [..., D] -> points (sinh input clamped at `max_sinh_input`)."
+    return exp_map0(_check(v, "v"), self.curvature, self.max_sinh_input)
 
-    def pairwise_exterior_angle(self, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
-        "ext(x_i, y_j) [N, M] from one matmul (`chunk` is ignored)."
-        x, y = _check_pair(x, y, ndim=2)
-        return pairwise_exterior_angle(x, y, self.curvature, self.angle_eps)
+# %% ../../nbs/04_core.lorentz.ipynb #a3b5770d
+@patch
+@fp32_geometry
+def log_map0(self: LorentzGeometry, x: Tensor) -> Tensor:
+    "Points [..., D] -> tangent vectors at the origin (inverse of `exp_map0`)."
+    return log_map0(_check(x, "x"), self.curvature)
 
-    def aperture(self, x: Tensor, eps: float | None = None) -> Tensor:
-        """Half-aperture arcsin(min(2K/(sqrt(c)||x~||), 1 - eps)) of the cone at each point -> [...]; eps:
-        `aperture_eps` unless given."""
-        return half_aperture(_check(x, "x"), self.curvature, self.K, self.aperture_eps if eps is None else eps)
+# %% ../../nbs/04_core.lorentz.ipynb #c657b6b5
+@patch
+@fp32_geometry
+def poincare(self: LorentzGeometry, x: Tensor) -> Tensor:
+    "Points -> the unit Poincare ball (for plots and HoroPCA)."
+    return to_poincare(_check(x, "x"), self.curvature)
 
-    def geodesic(self, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
-        "Point at fraction `t` along the hyperbolic geodesic from `x` to `y`; `t` broadcasts against the leading dims."
-        x, y = _check_pair(x, y)
-        return lorentz_geodesic(x, y, t, self.curvature)
+# %% ../../nbs/04_core.lorentz.ipynb #7b81d042
+@patch
+@fp32_geometry
+def from_poincare(self: LorentzGeometry, p: Tensor) -> Tensor:
+    "The unit Poincare ball -> points."
+    return from_poincare(_check(p, "p"), self.curvature)
 
-    @fp32_geometry
-    def point_at(self, x: Tensor, angle, dist, perp: Tensor | None = None) -> Tensor:
-        "The point at distance `dist` from `x` with exterior angle ext(x, .) = `angle` (see `point_at`)."
-        return point_at(_check(x, "x"), angle, dist, self.curvature, perp)
+# %% ../../nbs/04_core.lorentz.ipynb #e1d7043f
+@patch
+@fp32_geometry
+def pairwise_distance(self: LorentzGeometry, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
+    "Distances [N, M] of `x` [N, D] to `y` [M, D] from one matmul (`chunk` is ignored)."
+    x, y = _check_pair(x, y, ndim=2)
+    return pairwise_lorentz_distance(x, y, self.curvature)
+
+# %% ../../nbs/04_core.lorentz.ipynb #a4d5f4f6
+@patch
+@fp32_geometry
+def pairwise_similarity(self: LorentzGeometry, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
+    "-pairwise_distance: ranks like the Lorentz inner product."
+    return -self.pairwise_distance(x, y)
+
+# %% ../../nbs/04_core.lorentz.ipynb #23fbfbd0
+@patch
+@fp32_geometry
+def logits(self: LorentzGeometry, x: Tensor, y: Tensor, scale: Tensor | float) -> Tensor:
+    "MERU's contrastive logits -scale * d(x_i, y_j) [N, M]."
+    return -scale * self.pairwise_distance(x, y)
+
+# %% ../../nbs/04_core.lorentz.ipynb #04345a50
+@patch
+@fp32_geometry
+def ensemble(self: LorentzGeometry, t: Tensor) -> Tensor:
+    "Zero-shot prompt ensemble: embedded prompts [C, P, D] -> classes [C, D] = exp_map0(mean_p log_map0(t))."
+    t = _check(t, "t", ndim=3)
+    return self.exp_map0(self.log_map0(t).mean(1))
+
+# %% ../../nbs/04_core.lorentz.ipynb #2ecae100
+@patch
+@fp32_geometry
+def root(self: LorentzGeometry, like: Tensor) -> Tensor:
+    "The origin (space components 0) [D], on the dtype and device of `like`."
+    return torch.zeros(like.shape[-1], dtype=like.dtype, device=like.device)
+
+# %% ../../nbs/04_core.lorentz.ipynb #3281cdbb
+@patch
+@fp32_geometry
+def genericness(self: LorentzGeometry, x: Tensor) -> Tensor:
+    "Distance from the origin, asinh(sqrt(c)||x~||)/sqrt(c) (monotone in ||x~||)."
+    return distance0(_check(x, "x"), self.curvature)
+
+# %% ../../nbs/04_core.lorentz.ipynb #855c0a9e
+@patch
+@fp32_geometry
+def exterior_angle(self: LorentzGeometry, x: Tensor, y: Tensor) -> Tensor:
+    "ext(x, y) in [0, pi] at `x` of the triangle (origin, x, y) (broadcast); small = x is entailed by y."
+    x, y = _check_pair(x, y)
+    return exterior_angle(x, y, self.curvature, self.angle_eps)
+
+# %% ../../nbs/04_core.lorentz.ipynb #f068d3a0
+@patch
+@fp32_geometry
+def pairwise_exterior_angle(self: LorentzGeometry, x: Tensor, y: Tensor, chunk: int | None = None) -> Tensor:
+    "ext(x_i, y_j) [N, M] from one matmul (`chunk` is ignored)."
+    x, y = _check_pair(x, y, ndim=2)
+    return pairwise_exterior_angle(x, y, self.curvature, self.angle_eps)
+
+# %% ../../nbs/04_core.lorentz.ipynb #6659ae2a
+@patch
+@fp32_geometry
+def aperture(self: LorentzGeometry, x: Tensor, eps: float | None = None) -> Tensor:
+    """Half-aperture arcsin(min(2K/(sqrt(c)||x~||), 1 - eps)) of the cone at each point -> [...]; eps:
+    `aperture_eps` unless given."""
+    return half_aperture(_check(x, "x"), self.curvature, self.K, self.aperture_eps if eps is None else eps)
+
+# %% ../../nbs/04_core.lorentz.ipynb #a454e4ee
+@patch
+@fp32_geometry
+def geodesic(self: LorentzGeometry, x: Tensor, y: Tensor, t: Tensor | float) -> Tensor:
+    "Point at fraction `t` along the hyperbolic geodesic from `x` to `y`; `t` broadcasts against the leading dims."
+    x, y = _check_pair(x, y)
+    return lorentz_geodesic(x, y, t, self.curvature)
+
+# %% ../../nbs/04_core.lorentz.ipynb #1066e645
+@patch
+@fp32_geometry
+def point_at(self: LorentzGeometry, x: Tensor, angle, dist, perp: Tensor | None = None) -> Tensor:
+    "The point at distance `dist` from `x` with exterior angle ext(x, .) = `angle` (see `point_at`)."
+    return point_at(_check(x, "x"), angle, dist, self.curvature, perp)

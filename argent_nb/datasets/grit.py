@@ -18,6 +18,7 @@ from webdataset.tariterators import base_plus_ext, group_by_keys, tar_file_itera
 from ..core.data import expand_fields
 from .common import DataFormatError, find_non_utf8, open_image, pil_to_tensor, resize_border
 from .common import resize_center_crop, where
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'ALLOW_PIPE', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox',
@@ -510,82 +511,98 @@ class GritShards(_GritBase, IterableDataset):
             yield s
         self._report(rank, worker)
 
-    def shard_order(self, epoch: int, rep: int = 0) -> list[str]:
-        "All shards in the order of `epoch` (pass `rep` > 0: the wrap-around passes of fixed-size mode)."
-        urls = list(self.shards)
-        random.Random(f"{self.seed}:{epoch}:{rep}").shuffle(urls)
-        return urls
-
-    def count(self) -> int:
-        "Number of samples in all shards, from the tar headers (cached)."
-        if self._count is None:
-            self._count = sum(len(scan_shard(u)) for u in self.shards)
-        return self._count
-
     def __len__(self) -> int:
         "Samples per epoch over all processes: `n`, or the number counted in the shards."
         return self.n if self.n is not None else self.count()
 
-    def quota(self, rank: int, world: int, worker: int, workers: int) -> int | None:
-        "Samples reader (rank, worker) yields per epoch in fixed-size mode (None: one pass)."
-        if self.n is None:
-            return None
-        per_rank = self.n // (world if self.split_nodes else 1)
-        return per_rank // workers + (1 if worker < per_rank % workers else 0)
+# %% ../../nbs/74_datasets.grit.ipynb #2b632f6e
+@patch
+def shard_order(self: GritShards, epoch: int, rep: int = 0) -> list[str]:
+    "All shards in the order of `epoch` (pass `rep` > 0: the wrap-around passes of fixed-size mode)."
+    urls = list(self.shards)
+    random.Random(f"{self.seed}:{epoch}:{rep}").shuffle(urls)
+    return urls
 
-    def batches_per_epoch(self, batch_size: int, num_workers: int = 0, world: int | None = None) -> int:
-        """Batches each process gets per epoch from a DataLoader(batch_size, num_workers, drop_last=True)
-        (fixed-size mode)."""
-        if self.n is None:
-            raise ValueError("batches_per_epoch needs a fixed epoch size: construct with n=...")
-        world = worker_info()[1] if world is None else world
-        W = max(1, num_workers)
-        return sum(self.quota(0, world, w, W) // batch_size for w in range(W))
+# %% ../../nbs/74_datasets.grit.ipynb #f1783e27
+@patch
+def count(self: GritShards) -> int:
+    "Number of samples in all shards, from the tar headers (cached)."
+    if self._count is None:
+        self._count = sum(len(scan_shard(u)) for u in self.shards)
+    return self._count
 
-    def _pipeline(self, epoch: int, rep: int, rank: int, worker: int):
-        stages = [wds.SimpleShardList(self.shard_order(epoch, rep))]
-        if self.split_nodes:
-            stages.append(wds.split_by_node)
-        stages += [wds.split_by_worker, _samples_stage]
-        if self.shuffle_buffer > 1:
-            stages.append(
-                wds.shuffle(
-                    self.shuffle_buffer,
-                    initial=self.shuffle_buffer,
-                    rng=random.Random(f"{self.seed}:{epoch}:{rep}:{rank}:{worker}"),
-                )
-            )
-        return wds.DataPipeline(*stages)
-
-    def _decode(self, raw: dict):
-        idx = self._number[raw["__url__"]] * SHARD_STRIDE + raw["__ord__"]
-        try:
-            return self.sample_dict(raw, idx)
-        except NoUsableBox:
-            self.stats["no_usable_box"] += 1
-        except GritFormatError as e:
-            if not self.skip_bad:
-                raise
-            self.stats["skipped"] += 1
-            self.stats[f"skipped: {_reason(e)}"] += 1
+# %% ../../nbs/74_datasets.grit.ipynb #0d2a4a09
+@patch
+def quota(self: GritShards, rank: int, world: int, worker: int, workers: int) -> int | None:
+    "Samples reader (rank, worker) yields per epoch in fixed-size mode (None: one pass)."
+    if self.n is None:
         return None
+    per_rank = self.n // (world if self.split_nodes else 1)
+    return per_rank // workers + (1 if worker < per_rank % workers else 0)
 
-    def _pass(self, epoch: int, rep: int, rank: int, worker: int) -> Iterator[dict]:
-        """The samples of pass `rep` of `epoch` for reader (rank, worker), decoded; bad ones raise or are counted
-        (`_decode`)."""
-        for raw in self._pipeline(epoch, rep, rank, worker):
-            s = self._decode(raw)
-            if s is not None:
-                yield s
+# %% ../../nbs/74_datasets.grit.ipynb #94d5a091
+@patch
+def batches_per_epoch(self: GritShards, batch_size: int, num_workers: int = 0, world: int | None = None) -> int:
+    """Batches each process gets per epoch from a DataLoader(batch_size, num_workers, drop_last=True)
+    (fixed-size mode)."""
+    if self.n is None:
+        raise ValueError("batches_per_epoch needs a fixed epoch size: construct with n=...")
+    world = worker_info()[1] if world is None else world
+    W = max(1, num_workers)
+    return sum(self.quota(0, world, w, W) // batch_size for w in range(W))
 
-    def _report(self, rank, worker):
-        bad = {k: v for k, v in self.stats.items() if k != "samples" and v}
-        if bad:
-            warnings.warn(
-                f"GritShards (rank {rank}, worker {worker}, epoch {self.epoch}): yielded {self.stats['samples']} "
-                f"samples; not yielded: {dict(sorted(bad.items()))}",
-                stacklevel=2,
+# %% ../../nbs/74_datasets.grit.ipynb #763e89dd
+@patch
+def _pipeline(self: GritShards, epoch: int, rep: int, rank: int, worker: int):
+    stages = [wds.SimpleShardList(self.shard_order(epoch, rep))]
+    if self.split_nodes:
+        stages.append(wds.split_by_node)
+    stages += [wds.split_by_worker, _samples_stage]
+    if self.shuffle_buffer > 1:
+        stages.append(
+            wds.shuffle(
+                self.shuffle_buffer,
+                initial=self.shuffle_buffer,
+                rng=random.Random(f"{self.seed}:{epoch}:{rep}:{rank}:{worker}"),
             )
+        )
+    return wds.DataPipeline(*stages)
+
+# %% ../../nbs/74_datasets.grit.ipynb #be1d6544
+@patch
+def _decode(self: GritShards, raw: dict):
+    idx = self._number[raw["__url__"]] * SHARD_STRIDE + raw["__ord__"]
+    try:
+        return self.sample_dict(raw, idx)
+    except NoUsableBox:
+        self.stats["no_usable_box"] += 1
+    except GritFormatError as e:
+        if not self.skip_bad:
+            raise
+        self.stats["skipped"] += 1
+        self.stats[f"skipped: {_reason(e)}"] += 1
+    return None
+
+# %% ../../nbs/74_datasets.grit.ipynb #9f628dcb
+@patch
+def _pass(self: GritShards, epoch: int, rep: int, rank: int, worker: int) -> Iterator[dict]:
+    """The samples of pass `rep` of `epoch` for reader (rank, worker), decoded; bad ones raise or are counted
+    (`_decode`)."""
+    for raw in self._pipeline(epoch, rep, rank, worker):
+        s = self._decode(raw)
+        if s is not None:
+            yield s
+
+# %% ../../nbs/74_datasets.grit.ipynb #28412f16
+@patch
+def _report(self: GritShards, rank, worker):
+    bad = {k: v for k, v in self.stats.items() if k != "samples" and v}
+    if bad:
+        warnings.warn(
+            f"GritShards (rank {rank}, worker {worker}, epoch {self.epoch}): yielded {self.stats['samples']} "
+            f"samples; not yielded: {dict(sorted(bad.items()))}",
+            stacklevel=2,
+        )
 
 # %% ../../nbs/74_datasets.grit.ipynb #525c7b9f
 def read_sample(url: str, start: int, end: int, fh=None) -> dict:

@@ -15,6 +15,7 @@ from ..core.registry import DATASETS, DatasetSpec
 from .common import DataFormatError, json_field, load_image, open_first_images, open_image, open_text
 from .common import read_csv_rows, read_json, where
 from .hierarcaps import split_tiers
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['RANKS', 'ROOT_TEXT', 'FOLDER_FORMAT', 'TOL_COLUMNS', 'INAT_RANK_KEYS', 'RARE_COLUMNS', 'SPLIT_IDS', 'TaxonSample',
@@ -404,6 +405,8 @@ class TaxonImages(Dataset):
             "rank_random_negatives_valid",
         }
     )
+    NEGATIVE_STREAMS = {"rank_matched": 2, "random": 3}
+    augments = True  # `augment=True`: the release's train transform, keyed by [..., 4, epoch]
 
     def __init__(
         self,
@@ -446,35 +449,6 @@ class TaxonImages(Dataset):
             f"{type(self).__name__}({self.split!r}, {self.source + ', ' if self.source else ''}n={len(self.samples)})"
         )
 
-    def leaf(self, i: int) -> tuple:
-        return self.samples[i].leaf
-
-    def image_path(self, i: int) -> Path:
-        return self.samples[i].image
-
-    def check_images(self):
-        """Raise a `DataFormatError` naming the metadata file, row and field of the missing images (the first 3) or of
-        an unreadable one among the first 2."""
-        bad = [s for s in self.samples if not s.image.is_file()]
-        if bad:
-            raise DataFormatError(
-                f"{len(bad)} of {len(self)} images are missing: "
-                + "; ".join(f"{s.origin}: no image file {s.image}" for s in bad[:3])
-                + (" ..." if len(bad) > 3 else "")
-            )
-        open_first_images([s.image for s in self.samples], names=[s.origin for s in self.samples[:2]])
-
-    NEGATIVE_STREAMS = {"rank_matched": 2, "random": 3}
-    augments = True  # `augment=True`: the release's train transform, keyed by [..., 4, epoch]
-
-    def set_epoch(self, epoch: int):
-        self.epoch = int(epoch)
-
-    def negatives(self, i: int, mode: str = "rank_matched") -> list:
-        "`core.data.rank_negatives` of sample `i` in `mode`, drawn from the sample's own generator for that mode."
-        rng = np.random.default_rng([self.seed, split_id(self.split), int(i), self.NEGATIVE_STREAMS[mode]])
-        return rank_negatives(self.taxonomy, self.leaf(i), rng, mode=mode)
-
     def __getitem__(self, i: int) -> dict:
         i = int(i)
         if not 0 <= i < len(self):
@@ -504,6 +478,42 @@ class TaxonImages(Dataset):
             out[key + "_valid"] = [m is not None for m, _ in negs]
             out[key + "_differ"] = [d for _, d in negs]
         return {k: v for k, v in out.items() if k in F or k == "index"}
+
+# %% ../../nbs/75_datasets.treeoflife.ipynb #524ddfc6
+@patch
+def leaf(self: TaxonImages, i: int) -> tuple:
+    return self.samples[i].leaf
+
+# %% ../../nbs/75_datasets.treeoflife.ipynb #92716916
+@patch
+def image_path(self: TaxonImages, i: int) -> Path:
+    return self.samples[i].image
+
+# %% ../../nbs/75_datasets.treeoflife.ipynb #0991523a
+@patch
+def check_images(self: TaxonImages):
+    """Raise a `DataFormatError` naming the metadata file, row and field of the missing images (the first 3) or of
+    an unreadable one among the first 2."""
+    bad = [s for s in self.samples if not s.image.is_file()]
+    if bad:
+        raise DataFormatError(
+            f"{len(bad)} of {len(self)} images are missing: "
+            + "; ".join(f"{s.origin}: no image file {s.image}" for s in bad[:3])
+            + (" ..." if len(bad) > 3 else "")
+        )
+    open_first_images([s.image for s in self.samples], names=[s.origin for s in self.samples[:2]])
+
+# %% ../../nbs/75_datasets.treeoflife.ipynb #26813aea
+@patch
+def set_epoch(self: TaxonImages, epoch: int):
+    self.epoch = int(epoch)
+
+# %% ../../nbs/75_datasets.treeoflife.ipynb #f73100cf
+@patch
+def negatives(self: TaxonImages, i: int, mode: str = "rank_matched") -> list:
+    "`core.data.rank_negatives` of sample `i` in `mode`, drawn from the sample's own generator for that mode."
+    rng = np.random.default_rng([self.seed, split_id(self.split), int(i), self.NEGATIVE_STREAMS[mode]])
+    return rank_negatives(self.taxonomy, self.leaf(i), rng, mode=mode)
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #1947e8eb
 class TreeOfLife(TaxonImages):
