@@ -9,6 +9,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 import torch
+from fastcore.basics import patch
 from torch import Tensor
 
 # %% auto #0
@@ -375,47 +376,6 @@ class Taxonomy:
     def __repr__(self):
         return f"Taxonomy({len(self.nodes) - 1} taxa, ranks {list(self.rank_names)}, {len(self.leaves)} leaves)"
 
-    def _check(self, n) -> Node:
-        n = tuple(n)
-        if n not in self._children:
-            raise KeyError(f"{n!r} is not a node of this taxonomy")
-        return n
-
-    # tree queries: prefix operations on the name-tuple nodes
-    def children(self, n) -> list:
-        return list(self._children[self._check(n)])
-
-    def parent(self, n) -> Node:
-        n = self._check(n)
-        if not n:
-            raise ValueError("the root has no parent")
-        return n[:-1]
-
-    def rank(self, n) -> int:
-        "0-based rank of `n` (-1 for the root)."
-        return len(self._check(n)) - 1
-
-    def ancestors(self, n, include_self: bool = True) -> list:
-        "Ancestors of `n` from rank 0 down (the root excluded)."
-        n = self._check(n)
-        return [n[:j] for j in range(1, len(n) + (1 if include_self else 0))]
-
-    def rank_index(self, n) -> int:
-        "Index of `n` among the nodes of its rank (what `rank_labels` hold)."
-        return self._rank_index[self._check(n)]
-
-    def rank_labels(self, n) -> list:
-        "Rank indices of `n`'s ancestors and itself, rank 0 first."
-        return [self._rank_index[a] for a in self.ancestors(n)]
-
-    def rank_text(self, n) -> str:
-        "Names of the ranks 0..rank(n) joined by spaces (RCME's rank text)."
-        return " ".join(self._check(n))
-
-    def siblings(self, n) -> list:
-        "Nodes with the same parent as `n`, `n` excluded."
-        return [m for m in self._children[self.parent(n)] if m != n]
-
     @staticmethod
     def lca(a, b) -> Node:
         "Lowest common ancestor: the longest common prefix."
@@ -424,37 +384,104 @@ class Taxonomy:
             k += 1
         return tuple(a[:k])
 
-    def distance(self, a, b) -> int:
-        "Number of edges on the tree path between `a` and `b`."
-        a, b = self._check(a), self._check(b)
-        return len(a) + len(b) - 2 * len(self.lca(a, b))
+# %% ../../nbs/05_core.data.ipynb #a8ad6410
+@patch
+def _check(self: Taxonomy, n) -> Node:
+    n = tuple(n)
+    if n not in self._children:
+        raise KeyError(f"{n!r} is not a node of this taxonomy")
+    return n
 
-    # views of the whole tree
-    def to_networkx(self):
-        "The tree as a `networkx.DiGraph` with edges parent -> child."
-        import networkx as nx
+# %% ../../nbs/05_core.data.ipynb #c66c74d1
+# tree queries: prefix operations on the name-tuple nodes
+@patch
+def children(self: Taxonomy, n) -> list:
+    "The children of node `n` (its name tuple and one more name), in the order they were added."
+    return list(self._children[self._check(n)])
 
-        g = nx.DiGraph()
-        g.add_nodes_from(self.nodes)
-        g.add_edges_from((n[:-1], n) for n in self.nodes[1:])
-        return g
+# %% ../../nbs/05_core.data.ipynb #217a521e
+@patch
+def parent(self: Taxonomy, n) -> Node:
+    "The parent of node `n`: its name tuple without the last name (the root has none)."
+    n = self._check(n)
+    if not n:
+        raise ValueError("the root has no parent")
+    return n[:-1]
 
-    def render(self, max_children: int | None = None) -> str:
-        "An indented text picture of the tree (at most `max_children` shown per node)."
-        lines = []
+# %% ../../nbs/05_core.data.ipynb #d185b224
+@patch
+def rank(self: Taxonomy, n) -> int:
+    "0-based rank of `n` (-1 for the root)."
+    return len(self._check(n)) - 1
 
-        def walk(n, pre):
-            kids = self._children[n]
-            shown = kids if max_children is None else kids[:max_children]
-            for i, c in enumerate(shown):
-                last = i == len(shown) - 1 and len(shown) == len(kids)
-                lines.append(f"{pre}{'└── ' if last else '├── '}{c[-1]}  [{self.rank_names[len(c) - 1]}]")
-                walk(c, pre + ("    " if last else "│   "))
-            if len(shown) < len(kids):
-                lines.append(f"{pre}└── ... {len(kids) - len(shown)} more")
+# %% ../../nbs/05_core.data.ipynb #a86d7f9f
+@patch
+def ancestors(self: Taxonomy, n, include_self: bool = True) -> list:
+    "Ancestors of `n` from rank 0 down (the root excluded)."
+    n = self._check(n)
+    return [n[:j] for j in range(1, len(n) + (1 if include_self else 0))]
 
-        walk((), "")
-        return "\n".join(["(root)"] + lines)
+# %% ../../nbs/05_core.data.ipynb #66640f52
+@patch
+def rank_index(self: Taxonomy, n) -> int:
+    "Index of `n` among the nodes of its rank (what `rank_labels` hold)."
+    return self._rank_index[self._check(n)]
+
+# %% ../../nbs/05_core.data.ipynb #9c738d64
+@patch
+def rank_labels(self: Taxonomy, n) -> list:
+    "Rank indices of `n`'s ancestors and itself, rank 0 first."
+    return [self._rank_index[a] for a in self.ancestors(n)]
+
+# %% ../../nbs/05_core.data.ipynb #6be1f515
+@patch
+def rank_text(self: Taxonomy, n) -> str:
+    "Names of the ranks 0..rank(n) joined by spaces (RCME's rank text)."
+    return " ".join(self._check(n))
+
+# %% ../../nbs/05_core.data.ipynb #a748ff83
+@patch
+def siblings(self: Taxonomy, n) -> list:
+    "Nodes with the same parent as `n`, `n` excluded."
+    return [m for m in self._children[self.parent(n)] if m != n]
+
+# %% ../../nbs/05_core.data.ipynb #a8addc07
+@patch
+def distance(self: Taxonomy, a, b) -> int:
+    "Number of edges on the tree path between `a` and `b`."
+    a, b = self._check(a), self._check(b)
+    return len(a) + len(b) - 2 * len(self.lca(a, b))
+
+# %% ../../nbs/05_core.data.ipynb #e8583169
+# views of the whole tree
+@patch
+def to_networkx(self: Taxonomy):
+    "The tree as a `networkx.DiGraph` with edges parent -> child."
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(self.nodes)
+    g.add_edges_from((n[:-1], n) for n in self.nodes[1:])
+    return g
+
+# %% ../../nbs/05_core.data.ipynb #3b92e1c8
+@patch
+def render(self: Taxonomy, max_children: int | None = None) -> str:
+    "An indented text picture of the tree (at most `max_children` shown per node)."
+    lines = []
+
+    def walk(n, pre):
+        kids = self._children[n]
+        shown = kids if max_children is None else kids[:max_children]
+        for i, c in enumerate(shown):
+            last = i == len(shown) - 1 and len(shown) == len(kids)
+            lines.append(f"{pre}{'└── ' if last else '├── '}{c[-1]}  [{self.rank_names[len(c) - 1]}]")
+            walk(c, pre + ("    " if last else "│   "))
+        if len(shown) < len(kids):
+            lines.append(f"{pre}└── ... {len(kids) - len(shown)} more")
+
+    walk((), "")
+    return "\n".join(["(root)"] + lines)
 
 # %% ../../nbs/05_core.data.ipynb #c5c1509f
 def _prefix_slice(taxonomy: Taxonomy, k: int, prefix: tuple) -> tuple[int, int]:

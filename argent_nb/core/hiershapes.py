@@ -9,6 +9,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 import numpy as np
+from fastcore.basics import patch
 import torch
 from torch.utils.data import Dataset
 from .data import FIELDS, HARD_NEGATIVE_TYPES, Taxonomy, expand_fields, rank_negatives
@@ -550,18 +551,6 @@ class HierShapes(Dataset):
         self._rank_negs = [k for k in ("rank_negatives", "rank_random_negatives") if self.fields & expand_fields([k])]
         self.transform = transform
 
-    def rank_text(self, node, family: str = "rank text") -> str:
-        "The text of `node` that the `rank_texts` field holds (RCME's rank text: the names from rank 0 down)."
-        if family not in self.text_families:
-            raise KeyError(f"unknown text family {family!r}; HierShapes has {list(self.text_families)}")
-        return TAXONOMY.rank_text(node)
-
-    def parse(self, text) -> Caption:
-        return parse(text)
-
-    def oracle_entails(self, premise, conclusion) -> bool:
-        return oracle_entails(premise, conclusion)
-
     def __len__(self):
         return self.n
 
@@ -570,46 +559,6 @@ class HierShapes(Dataset):
             f"HierShapes(split={self.split!r}, n={self.n}, seed={self.seed}, "
             f"image_size={self.image_size}, max_objects={self.max_objects})"
         )
-
-    @property
-    def cache_key(self) -> tuple:
-        """Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`
-        (what `eval.suite.shared_embeddings` relies on to embed a split once for several benchmarks)."""
-        return (
-            "HierShapes",
-            self.split,
-            self.seed,
-            self.image_size,
-            self.box_size,
-            self.max_objects,
-            None if self.transform is None else id(self.transform),
-        )
-
-    def _rng(self, i: int) -> np.random.Generator:
-        if not 0 <= i < self.n:
-            raise IndexError(f"index {i} out of range for {self!r}")
-        return np.random.default_rng([self.seed, SPLITS[self.split], int(i)])
-
-    def scene(self, i: int) -> list:
-        "The objects of sample `i` (ground truth for the oracle)."
-        return sample_scene(self._rng(i), self.image_size, self.max_objects, novel=self.split == "novel")
-
-    def leaf(self, i: int) -> tuple:
-        "The `TAXONOMY` leaf of sample `i`'s subject (object 0): the positive chain of its rank fields."
-        return self.scene(i)[0].leaf
-
-    def structured(self, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
-        """(scene, texts as `Caption`s / rank texts with validity flags, image generator) of sample `i`; without the
-        rank negatives / the tier negatives and foils (`negatives`) when those are not wanted."""
-        rng = self._rng(i)
-        scene = sample_scene(rng, self.image_size, self.max_objects, novel=self.split == "novel")
-        key, novel = [self.seed, SPLITS[self.split], int(i)], self.split == "novel"
-        texts = make_texts(scene, np.random.default_rng(key + [1]), allow_held_out=novel, negatives=negatives)
-        if rank_negatives:  # own generators: the other texts and the image do not depend on them
-            texts.update(
-                rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), novel)
-            )
-        return scene, texts, rng
 
     def __getitem__(self, i: int) -> dict:
         i = int(i)
@@ -620,6 +569,75 @@ class HierShapes(Dataset):
         )
         img = render(scene, self.image_size, rng) if "images" in self.fields or "box_images" in self.fields else None
         return _sample_dict(i, scene, t, img, self.fields, self._rank_negs, self.box_size, self.transform)
+
+# %% ../../nbs/06_core.hiershapes.ipynb #dce42dcd
+@patch
+def _rng(self: HierShapes, i: int) -> np.random.Generator:
+    if not 0 <= i < self.n:
+        raise IndexError(f"index {i} out of range for {self!r}")
+    return np.random.default_rng([self.seed, SPLITS[self.split], int(i)])
+
+# %% ../../nbs/06_core.hiershapes.ipynb #dc071f85
+@patch(as_prop=True)
+def cache_key(self: HierShapes) -> tuple:
+    """Samples i < n of two datasets with equal keys are equal, field by field, whatever their `n` and `fields`
+    (what `eval.suite.shared_embeddings` relies on to embed a split once for several benchmarks)."""
+    return (
+        "HierShapes",
+        self.split,
+        self.seed,
+        self.image_size,
+        self.box_size,
+        self.max_objects,
+        None if self.transform is None else id(self.transform),
+    )
+
+# %% ../../nbs/06_core.hiershapes.ipynb #544064eb
+@patch
+def rank_text(self: HierShapes, node, family: str = "rank text") -> str:
+    "The text of `node` that the `rank_texts` field holds (RCME's rank text: the names from rank 0 down)."
+    if family not in self.text_families:
+        raise KeyError(f"unknown text family {family!r}; HierShapes has {list(self.text_families)}")
+    return TAXONOMY.rank_text(node)
+
+# %% ../../nbs/06_core.hiershapes.ipynb #50d2d5f6
+@patch
+def parse(self: HierShapes, text) -> Caption:
+    "The `Caption` that `text` states about a scene of this world (`parse`)."
+    return parse(text)
+
+# %% ../../nbs/06_core.hiershapes.ipynb #5e481ec2
+@patch
+def oracle_entails(self: HierShapes, premise, conclusion) -> bool:
+    "Whether caption `premise` entails `conclusion` in this world, by the exact oracle (`oracle_entails`)."
+    return oracle_entails(premise, conclusion)
+
+# %% ../../nbs/06_core.hiershapes.ipynb #f649ffa2
+@patch
+def scene(self: HierShapes, i: int) -> list:
+    "The objects of sample `i` (ground truth for the oracle)."
+    return sample_scene(self._rng(i), self.image_size, self.max_objects, novel=self.split == "novel")
+
+# %% ../../nbs/06_core.hiershapes.ipynb #c19bb822
+@patch
+def leaf(self: HierShapes, i: int) -> tuple:
+    "The `TAXONOMY` leaf of sample `i`'s subject (object 0): the positive chain of its rank fields."
+    return self.scene(i)[0].leaf
+
+# %% ../../nbs/06_core.hiershapes.ipynb #326d7082
+@patch
+def structured(self: HierShapes, i: int, rank_negatives: bool = True, negatives: bool = True) -> tuple:
+    """(scene, texts as `Caption`s / rank texts with validity flags, image generator) of sample `i`; without the
+    rank negatives / the tier negatives and foils (`negatives`) when those are not wanted."""
+    rng = self._rng(i)
+    scene = sample_scene(rng, self.image_size, self.max_objects, novel=self.split == "novel")
+    key, novel = [self.seed, SPLITS[self.split], int(i)], self.split == "novel"
+    texts = make_texts(scene, np.random.default_rng(key + [1]), allow_held_out=novel, negatives=negatives)
+    if rank_negatives:  # own generators: the other texts and the image do not depend on them
+        texts.update(
+            rank_negative_texts(scene, np.random.default_rng(key + [2]), np.random.default_rng(key + [3]), novel)
+        )
+    return scene, texts, rng
 
 # %% ../../nbs/06_core.hiershapes.ipynb #9a8dd319
 def _build_hiershapes(cfg, fields):

@@ -757,11 +757,13 @@ def rank_text(self: HierShapes2, node, family: str = "own name") -> str:
 # %% ../../nbs/06b_core.hiershapes2.ipynb #2e59bcd9
 @patch
 def parse(self: HierShapes2, text) -> Caption:
+    "The `Caption` that `text` states about a scene of this dataset's world (`parse`)."
     return parse(text, self.world)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #c9c8e082
 @patch
 def oracle_entails(self: HierShapes2, premise, conclusion) -> bool:
+    "Whether caption `premise` entails `conclusion` in this dataset's world, by the exact oracle."
     return oracle_entails(premise, conclusion, self.world)
 
 # %% ../../nbs/06b_core.hiershapes2.ipynb #0c16fe1f

@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 import torch.nn.functional as F
+from fastcore.basics import patch
 from torch import Tensor, nn
 
 from .registry import HEADS
@@ -138,64 +139,6 @@ class HierModel(nn.Module):
         self.register_buffer("image_mean", torch.tensor(mean, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
         self.register_buffer("image_std", torch.tensor(std, dtype=torch.float32).view(1, 3, 1, 1), persistent=False)
 
-    def adapt_images(self, images: Tensor) -> Tensor:
-        "Float images [B, 3, H, W] in [0, 1] -> the tower's input: resized to `image_size` if needed, normalised."
-        _check_images(images, self.check_inputs)
-        if tuple(images.shape[-2:]) != self.image_size:
-            images = F.interpolate(images, size=self.image_size, mode="bilinear", antialias=True, align_corners=False)
-        return (images - self.image_mean.to(images.dtype)) / self.image_std.to(images.dtype)
-
-    def tokenize(self, texts: str | Sequence[str]) -> Tensor:
-        "Token ids [B, context_length] of `texts` with `self.tokenizer`, on the model's device."
-        if self.tokenizer is None:
-            raise ValueError("this model has no tokenizer; pass token ids, or build it with build_model")
-        return self.adapt_tokens(self.tokenizer([texts] if isinstance(texts, str) else list(texts)))
-
-    def adapt_tokens(self, tokens: Tensor) -> Tensor:
-        "Token ids [B, L] -> [B, context_length]: right-padded with the pad id, or trimmed where only padding is cut."
-        if (
-            not isinstance(tokens, Tensor)
-            or tokens.ndim != 2
-            or tokens.is_floating_point()
-            or tokens.dtype == torch.bool
-        ):
-            got = tuple(tokens.shape) if isinstance(tokens, Tensor) else type(tokens).__name__
-            raise ValueError(f"tokens: expected integer token ids [B, L] (see model.tokenize), got {got}")
-        L, C = tokens.shape[1], self.context_length
-        if L < C:
-            tokens = F.pad(tokens, (0, C - L), value=self.pad_id)
-        elif L > C:
-            if (tokens[:, C:] != self.pad_id).any():
-                raise ValueError(
-                    f"tokens of length {L} carry text beyond the model's context_length {C}; "
-                    f"tokenize with model.tokenize (context {C})"
-                )
-            tokens = tokens[:, :C]
-        return tokens.to(device=self.image_mean.device, dtype=torch.long)
-
-    def encode_image(self, images: Tensor) -> Tensor:
-        "Points [B, ...] of `geometry` for float images [B, 3, H, W] in [0, 1]."
-        return self.head(self.clip.encode_image(self.adapt_images(images)), "image")
-
-    def encode_text(self, texts: Tensor | str | Sequence[str]) -> Tensor:
-        "Points [B, ...] of `geometry` for token ids [B, L] (or strings, tokenised with `tokenizer`)."
-        tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else self.adapt_tokens(texts)
-        if getattr(self, "trim_text", False):
-            return self.head(
-                encode_text_trimmed(self.clip, tokens, self.pad_id, getattr(self, "text_buckets", 1)), "text"
-            )
-        return self.head(self.clip.encode_text(tokens), "text")
-
-    @property
-    def geometry(self) -> Geometry:
-        "The head's geometry: what losses and metrics ask for similarities, distances and angles."
-        return self.head.geometry
-
-    @property
-    def logit_scale(self) -> Tensor:
-        "Contrastive scale `min(exp(clip.logit_scale), 100)` (open_clip's learnable log scale, CLIP init 1/0.07)."
-        return self.clip.logit_scale.exp().clamp(max=LOGIT_SCALE_MAX)
-
     def forward(
         self, images: Tensor | None = None, texts: Tensor | Sequence[str] | None = None
     ) -> dict[str, Tensor | None]:
@@ -211,6 +154,69 @@ class HierModel(nn.Module):
             f"arch={self.arch!r}, image_size={self.image_size}, context_length={self.context_length}, "
             f"embed_dim={self.embed_dim}"
         )
+
+# %% ../../nbs/07_core.models.ipynb #c80f40f3
+@patch
+def adapt_images(self: HierModel, images: Tensor) -> Tensor:
+    "Float images [B, 3, H, W] in [0, 1] -> the tower's input: resized to `image_size` if needed, normalised."
+    _check_images(images, self.check_inputs)
+    if tuple(images.shape[-2:]) != self.image_size:
+        images = F.interpolate(images, size=self.image_size, mode="bilinear", antialias=True, align_corners=False)
+    return (images - self.image_mean.to(images.dtype)) / self.image_std.to(images.dtype)
+
+# %% ../../nbs/07_core.models.ipynb #aa86ea84
+@patch
+def tokenize(self: HierModel, texts: str | Sequence[str]) -> Tensor:
+    "Token ids [B, context_length] of `texts` with `self.tokenizer`, on the model's device."
+    if self.tokenizer is None:
+        raise ValueError("this model has no tokenizer; pass token ids, or build it with build_model")
+    return self.adapt_tokens(self.tokenizer([texts] if isinstance(texts, str) else list(texts)))
+
+# %% ../../nbs/07_core.models.ipynb #8f785ebb
+@patch
+def adapt_tokens(self: HierModel, tokens: Tensor) -> Tensor:
+    "Token ids [B, L] -> [B, context_length]: right-padded with the pad id, or trimmed where only padding is cut."
+    if not isinstance(tokens, Tensor) or tokens.ndim != 2 or tokens.is_floating_point() or tokens.dtype == torch.bool:
+        got = tuple(tokens.shape) if isinstance(tokens, Tensor) else type(tokens).__name__
+        raise ValueError(f"tokens: expected integer token ids [B, L] (see model.tokenize), got {got}")
+    L, C = tokens.shape[1], self.context_length
+    if L < C:
+        tokens = F.pad(tokens, (0, C - L), value=self.pad_id)
+    elif L > C:
+        if (tokens[:, C:] != self.pad_id).any():
+            raise ValueError(
+                f"tokens of length {L} carry text beyond the model's context_length {C}; "
+                f"tokenize with model.tokenize (context {C})"
+            )
+        tokens = tokens[:, :C]
+    return tokens.to(device=self.image_mean.device, dtype=torch.long)
+
+# %% ../../nbs/07_core.models.ipynb #672107cf
+@patch
+def encode_image(self: HierModel, images: Tensor) -> Tensor:
+    "Points [B, ...] of `geometry` for float images [B, 3, H, W] in [0, 1]."
+    return self.head(self.clip.encode_image(self.adapt_images(images)), "image")
+
+# %% ../../nbs/07_core.models.ipynb #4f1e7901
+@patch
+def encode_text(self: HierModel, texts: Tensor | str | Sequence[str]) -> Tensor:
+    "Points [B, ...] of `geometry` for token ids [B, L] (or strings, tokenised with `tokenizer`)."
+    tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else self.adapt_tokens(texts)
+    if getattr(self, "trim_text", False):
+        return self.head(encode_text_trimmed(self.clip, tokens, self.pad_id, getattr(self, "text_buckets", 1)), "text")
+    return self.head(self.clip.encode_text(tokens), "text")
+
+# %% ../../nbs/07_core.models.ipynb #94e46bde
+@patch(as_prop=True)
+def geometry(self: HierModel) -> Geometry:
+    "The head's geometry: what losses and metrics ask for similarities, distances and angles."
+    return self.head.geometry
+
+# %% ../../nbs/07_core.models.ipynb #55e6ff4a
+@patch(as_prop=True)
+def logit_scale(self: HierModel) -> Tensor:
+    "Contrastive scale `min(exp(clip.logit_scale), 100)` (open_clip's learnable log scale, CLIP init 1/0.07)."
+    return self.clip.logit_scale.exp().clamp(max=LOGIT_SCALE_MAX)
 
 # %% ../../nbs/07_core.models.ipynb #57a4231e
 def unwrap_model(model: nn.Module) -> nn.Module:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, NamedTuple, Sequence
 import networkx as nx
 import numpy as np
+from fastcore.basics import patch
 from ..core.data import Taxonomy
 from .common import DataFormatError, open_text
 
@@ -88,73 +89,89 @@ class BreedsHierarchy:
         self.unplaced = [w for _, w, _ in self.classes if w not in self.level]
         self._paths = {}
 
-    def children(self, w: str) -> list:
-        "Children of `w` that lead to a dataset class (none below a dataset class), in file order."
-        return list(self._eff.successors(w)) if w in self._eff else []
-
-    def parents(self, w: str) -> list:
-        "Parents of `w` under the root, in file order."
-        return list(self.graph.predecessors(w)) if w in self.graph else []
-
-    def path(self, w: str) -> tuple:
-        "Wnids from level 1 down to `w` along a longest path from the root (first parent in file order on ties)."
-        if w not in self.level:
-            raise KeyError(f"{w} is not under the root {self.root} of this hierarchy")
-        if w not in self._paths:
-            if w == self.root:
-                self._paths[w] = ()
-            else:
-                p = next(p for p in self.parents(w) if self.level[p] == self.level[w] - 1)
-                self._paths[w] = self.path(p) + (w,)
-        return self._paths[w]
-
-    def leaves_reachable(self, w: str) -> set:
-        "Dataset classes at or below `w`."
-        below = {w} | (nx.descendants(self._eff, w) if w in self._eff else set())
-        return {n for n in below if n in self.class_num}
-
-    def nodes_at_level(self, level: int, ancestor: str | None = None) -> list:
-        "Sorted wnids at `level` (longest-path depth), optionally at or below `ancestor`."
-        if ancestor is not None and ancestor not in self.level:
-            raise KeyError(f"ancestor {ancestor} is not under the root {self.root} of this hierarchy")
-        below = None if ancestor is None else {ancestor} | nx.descendants(self.graph, ancestor)
-        return sorted(n for n, l in self.level.items() if l == level and (below is None or n in below))
-
     def __repr__(self):
         return (
             f"BreedsHierarchy({len(self.classes)} classes ({len(self.unplaced)} unplaced), "
             f"{len(self.level)} nodes under {self.root} '{self.name(self.root)}', depth {max(self.level.values())})"
         )
 
-    def name(self, w: str, full: bool = False) -> str:
-        "Name of node `w` (first synonym unless `full`); the wnid itself if it has none."
-        n = self.names.get(w, w)
-        return n if full else first_name(n)
+# %% ../../nbs/73_datasets.breeds.ipynb #5c03595a
+@patch
+def children(self: BreedsHierarchy, w: str) -> list:
+    "Children of `w` that lead to a dataset class (none below a dataset class), in file order."
+    return list(self._eff.successors(w)) if w in self._eff else []
 
-    def node_names(self, full: bool = False) -> dict:
-        "wnid -> name tuple of its `Taxonomy` node (siblings with equal names get ' (wnid)' appended)."
-        tree = {}
-        for w in self.placed:
-            for a in self.path(w):
-                tree.setdefault(self.path(a)[-2] if len(self.path(a)) > 1 else self.root, set()).add(a)
-        label = {}
-        for par, kids in tree.items():
-            count = {}
-            for k in kids:
-                count[self.name(k, full)] = count.get(self.name(k, full), 0) + 1
-            for k in kids:
-                label[k] = self.name(k, full) + (f" ({k})" if count[self.name(k, full)] > 1 else "")
-        return {w: tuple(label[a] for a in self.path(w)) for w in label}
+# %% ../../nbs/73_datasets.breeds.ipynb #d3e475e9
+@patch
+def parents(self: BreedsHierarchy, w: str) -> list:
+    "Parents of `w` under the root, in file order."
+    return list(self.graph.predecessors(w)) if w in self.graph else []
 
-    def taxonomy(self, classes: Iterable[str] | None = None, full: bool = False) -> Taxonomy:
-        "A `Taxonomy` whose leaves are the placed dataset classes (or `classes`), nodes named by first synonyms."
-        names = self.node_names(full)
-        ws = self.placed if classes is None else list(classes)
-        bad = [w for w in ws if w not in names]
-        if bad:
-            raise KeyError(f"classes {bad[:5]} are not placed under the root {self.root}")
-        paths = [names[w] for w in ws]
-        return Taxonomy(paths, rank_names=[f"level {j + 1}" for j in range(max(map(len, paths)))])
+# %% ../../nbs/73_datasets.breeds.ipynb #fa9faf4d
+@patch
+def path(self: BreedsHierarchy, w: str) -> tuple:
+    "Wnids from level 1 down to `w` along a longest path from the root (first parent in file order on ties)."
+    if w not in self.level:
+        raise KeyError(f"{w} is not under the root {self.root} of this hierarchy")
+    if w not in self._paths:
+        if w == self.root:
+            self._paths[w] = ()
+        else:
+            p = next(p for p in self.parents(w) if self.level[p] == self.level[w] - 1)
+            self._paths[w] = self.path(p) + (w,)
+    return self._paths[w]
+
+# %% ../../nbs/73_datasets.breeds.ipynb #7366521d
+@patch
+def leaves_reachable(self: BreedsHierarchy, w: str) -> set:
+    "Dataset classes at or below `w`."
+    below = {w} | (nx.descendants(self._eff, w) if w in self._eff else set())
+    return {n for n in below if n in self.class_num}
+
+# %% ../../nbs/73_datasets.breeds.ipynb #34456d92
+@patch
+def nodes_at_level(self: BreedsHierarchy, level: int, ancestor: str | None = None) -> list:
+    "Sorted wnids at `level` (longest-path depth), optionally at or below `ancestor`."
+    if ancestor is not None and ancestor not in self.level:
+        raise KeyError(f"ancestor {ancestor} is not under the root {self.root} of this hierarchy")
+    below = None if ancestor is None else {ancestor} | nx.descendants(self.graph, ancestor)
+    return sorted(n for n, l in self.level.items() if l == level and (below is None or n in below))
+
+# %% ../../nbs/73_datasets.breeds.ipynb #1a643af3
+@patch
+def name(self: BreedsHierarchy, w: str, full: bool = False) -> str:
+    "Name of node `w` (first synonym unless `full`); the wnid itself if it has none."
+    n = self.names.get(w, w)
+    return n if full else first_name(n)
+
+# %% ../../nbs/73_datasets.breeds.ipynb #502cd809
+@patch
+def node_names(self: BreedsHierarchy, full: bool = False) -> dict:
+    "wnid -> name tuple of its `Taxonomy` node (siblings with equal names get ' (wnid)' appended)."
+    tree = {}
+    for w in self.placed:
+        for a in self.path(w):
+            tree.setdefault(self.path(a)[-2] if len(self.path(a)) > 1 else self.root, set()).add(a)
+    label = {}
+    for par, kids in tree.items():
+        count = {}
+        for k in kids:
+            count[self.name(k, full)] = count.get(self.name(k, full), 0) + 1
+        for k in kids:
+            label[k] = self.name(k, full) + (f" ({k})" if count[self.name(k, full)] > 1 else "")
+    return {w: tuple(label[a] for a in self.path(w)) for w in label}
+
+# %% ../../nbs/73_datasets.breeds.ipynb #8501a3fb
+@patch
+def taxonomy(self: BreedsHierarchy, classes: Iterable[str] | None = None, full: bool = False) -> Taxonomy:
+    "A `Taxonomy` whose leaves are the placed dataset classes (or `classes`), nodes named by first synonyms."
+    names = self.node_names(full)
+    ws = self.placed if classes is None else list(classes)
+    bad = [w for w in ws if w not in names]
+    if bad:
+        raise KeyError(f"classes {bad[:5]} are not placed under the root {self.root}")
+    paths = [names[w] for w in ws]
+    return Taxonomy(paths, rank_names=[f"level {j + 1}" for j in range(max(map(len, paths)))])
 
 # %% ../../nbs/73_datasets.breeds.ipynb #d3db6597
 def _read_class_info(p: Path) -> list:

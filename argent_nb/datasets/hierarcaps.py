@@ -9,6 +9,7 @@ from typing import Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import urlparse
 from torch import Tensor
 from torch.utils.data import Dataset
+from fastcore.basics import patch
 from ..core.data import check_fields
 from ..core.registry import DATASETS, DatasetSpec
 from .common import DataFormatError, load_image, open_first_images, open_text, read_csv_rows, where
@@ -243,41 +244,51 @@ class HierarCaps(Dataset):
             out["images"] = self._image(i)
         return out
 
-    def _name(self, i):
-        return f"{i} (id {self.items[i].id!r})" if self.split == "test" else f"{i} (data row {i + 1})"
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #fb0fecf5
+@patch
+def _name(self: HierarCaps, i):
+    return f"{i} (id {self.items[i].id!r})" if self.split == "test" else f"{i} (data row {i + 1})"
 
-    def _check_images(self):
-        missing = [(i, f) for i, f in enumerate(self._files) if not f.is_file()]
-        if missing:
-            shown = "; ".join(f"item {self._name(i)}: expected {f}" for i, f in missing[:5])
-            raise FileNotFoundError(
-                f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
-                f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}"
-            )
-        open_first_images(
-            self._files, names=[f"HierarCaps item {self._name(i)}" for i in range(min(2, len(self._files)))]
-        )  # decodable
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #d3195bfa
+@patch
+def _check_images(self: HierarCaps):
+    missing = [(i, f) for i, f in enumerate(self._files) if not f.is_file()]
+    if missing:
+        shown = "; ".join(f"item {self._name(i)}: expected {f}" for i, f in missing[:5])
+        raise FileNotFoundError(
+            f"{len(missing)} of {len(self._files)} HierarCaps images are missing under "
+            f"{self.image_root}: {shown}{' ...' if len(missing) > 5 else ''}"
+        )
+    open_first_images(
+        self._files, names=[f"HierarCaps item {self._name(i)}" for i in range(min(2, len(self._files)))]
+    )  # decodable
 
-    def image_path(self, i: int) -> Path:
-        "The image file of item `i` (only when the dataset has images)."
-        if self._files is None:
-            raise ValueError(f"{self!r} has no images")
-        return self._files[i]
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #7899777b
+@patch
+def image_path(self: HierarCaps, i: int) -> Path:
+    "The image file of item `i` (only when the dataset has images)."
+    if self._files is None:
+        raise ValueError(f"{self!r} has no images")
+    return self._files[i]
 
-    def groups(self) -> list:
-        "Lists of item indices that share one image (test split: one image, several reference hierarchies)."
-        g = {}
-        for i, it in enumerate(self.items):
-            g.setdefault(it.image_url if self.split == "test" else i, []).append(i)
-        return list(g.values())
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #608760b2
+@patch
+def groups(self: HierarCaps) -> list:
+    "Lists of item indices that share one image (test split: one image, several reference hierarchies)."
+    g = {}
+    for i, it in enumerate(self.items):
+        g.setdefault(it.image_url if self.split == "test" else i, []).append(i)
+    return list(g.values())
 
-    def _image(self, i: int):
-        "The image of item `i`, read at `image_size` and `transform`ed; a file gone since the check is an error."
-        f = self._files[i]
-        if not f.is_file():
-            raise FileNotFoundError(f"HierarCaps item {self._name(i)}: image file {f} not found")
-        img = load_image(f, self.image_size)
-        return self.transform(img) if self.transform is not None else img
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #519dc321
+@patch
+def _image(self: HierarCaps, i: int):
+    "The image of item `i`, read at `image_size` and `transform`ed; a file gone since the check is an error."
+    f = self._files[i]
+    if not f.is_file():
+        raise FileNotFoundError(f"HierarCaps item {self._name(i)}: image file {f} not found")
+    img = load_image(f, self.image_size)
+    return self.transform(img) if self.transform is not None else img
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #f507f7fb
 def _hierarcaps(cfg, fields=None):

@@ -482,11 +482,13 @@ class TaxonImages(Dataset):
 # %% ../../nbs/75_datasets.treeoflife.ipynb #524ddfc6
 @patch
 def leaf(self: TaxonImages, i: int) -> tuple:
+    "The taxon of sample `i`: its leaf node, the tuple of its names from the top rank down."
     return self.samples[i].leaf
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #92716916
 @patch
 def image_path(self: TaxonImages, i: int) -> Path:
+    "The image file of sample `i`."
     return self.samples[i].image
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #0991523a
@@ -506,6 +508,7 @@ def check_images(self: TaxonImages):
 # %% ../../nbs/75_datasets.treeoflife.ipynb #26813aea
 @patch
 def set_epoch(self: TaxonImages, epoch: int):
+    "Set the epoch: with `augment`, a sample's random crop and flips are drawn from (seed, split, index, epoch)."
     self.epoch = int(epoch)
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #f73100cf
