@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import torch
 from torch import Tensor, nn
+from fastcore.basics import patch
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.geometry import Geometry
 from ..core.heads import get_head
@@ -60,58 +61,80 @@ class ControlModel(nn.Module):
         self.special_ids = frozenset(empty[empty != self.pad_id].tolist())  # what the tokenizer adds to every text
         self.max_tokens = self.context_length - len(self.special_ids)  # the most tokens a text can hold
 
-    @property
-    def device(self) -> torch.device:
-        return self.log_scale.device
+# %% ../../nbs/79b_eval.controls.ipynb #c23f39b1
+@patch(as_prop=True)
+def device(self: ControlModel) -> torch.device:
+    "The device of the control's one parameter, its logit scale."
+    return self.log_scale.device
 
-    def tokenize(self, texts: str | Sequence[str]) -> Tensor:
-        "Token ids [B, context_length] of `texts` on the model's device."
-        return torch.as_tensor(self.tokenizer([texts] if isinstance(texts, str) else list(texts))).to(self.device)
+# %% ../../nbs/79b_eval.controls.ipynb #5dde195b
+@patch
+def tokenize(self: ControlModel, texts: str | Sequence[str]) -> Tensor:
+    "Token ids [B, context_length] of `texts` on the model's device."
+    return torch.as_tensor(self.tokenizer([texts] if isinstance(texts, str) else list(texts))).to(self.device)
 
-    def token_counts(self, tokens: Tensor) -> Tensor:
-        "Tokens of each text [B] (long): non-pad ids, less the start and end markers, at most `max_tokens`."
-        return ((tokens != self.pad_id).sum(1) - len(self.special_ids)).clamp(0, self.max_tokens)
+# %% ../../nbs/79b_eval.controls.ipynb #3aaac21e
+@patch
+def token_counts(self: ControlModel, tokens: Tensor) -> Tensor:
+    "Tokens of each text [B] (long): non-pad ids, less the start and end markers, at most `max_tokens`."
+    return ((tokens != self.pad_id).sum(1) - len(self.special_ids)).clamp(0, self.max_tokens)
 
-    def text_features(self, tokens: Tensor) -> Tensor:
-        raise NotImplementedError
+# %% ../../nbs/79b_eval.controls.ipynb #a60fa203
+@patch
+def text_features(self: ControlModel, tokens: Tensor) -> Tensor:
+    "A control's features [B, D] of the texts with token ids `tokens` [B, L], which `encode_text` heads to points."
+    raise NotImplementedError
 
-    def image_features(self, images: Tensor) -> Tensor:
-        raise NotImplementedError
+# %% ../../nbs/79b_eval.controls.ipynb #0499ddd9
+@patch
+def image_features(self: ControlModel, images: Tensor) -> Tensor:
+    "A control's features [B, D] of `images` [B, 3, H, W], which `encode_image` heads to points."
+    raise NotImplementedError
 
-    def encode_text(self, texts: Tensor | str | Sequence[str]) -> Tensor:
-        "Points [B, D] of `geometry` for token ids [B, L] (or strings)."
-        tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else texts.to(self.device)
-        return self.head(self.text_features(tokens).float(), "text")
+# %% ../../nbs/79b_eval.controls.ipynb #fd530a8e
+@patch
+def encode_text(self: ControlModel, texts: Tensor | str | Sequence[str]) -> Tensor:
+    "Points [B, D] of `geometry` for token ids [B, L] (or strings)."
+    tokens = self.tokenize(texts) if isinstance(texts, (str, list, tuple)) else texts.to(self.device)
+    return self.head(self.text_features(tokens).float(), "text")
 
-    def encode_image(self, images: Tensor) -> Tensor:
-        "Points [B, D] of `geometry` for float images [B, 3, H, W]."
-        if not isinstance(images, Tensor) or not images.is_floating_point() or images.ndim != 4 or images.shape[1] != 3:
-            raise ValueError(
-                f"{self.arch}: images must be a float tensor [B, 3, H, W], got "
-                f"{tuple(images.shape) if isinstance(images, Tensor) else type(images).__name__}"
-            )
-        return self.head(self.image_features(images).float().to(self.device), "image")
+# %% ../../nbs/79b_eval.controls.ipynb #a9bc3ccb
+@patch
+def encode_image(self: ControlModel, images: Tensor) -> Tensor:
+    "Points [B, D] of `geometry` for float images [B, 3, H, W]."
+    if not isinstance(images, Tensor) or not images.is_floating_point() or images.ndim != 4 or images.shape[1] != 3:
+        raise ValueError(
+            f"{self.arch}: images must be a float tensor [B, 3, H, W], got "
+            f"{tuple(images.shape) if isinstance(images, Tensor) else type(images).__name__}"
+        )
+    return self.head(self.image_features(images).float().to(self.device), "image")
 
-    @property
-    def geometry(self) -> Geometry:
-        "The head's geometry."
-        return self.head.geometry
+# %% ../../nbs/79b_eval.controls.ipynb #dad3ed23
+@patch(as_prop=True)
+def geometry(self: ControlModel) -> Geometry:
+    "The head's geometry."
+    return self.head.geometry
 
-    @property
-    def logit_scale(self) -> Tensor:
-        "CLIP's initial contrastive scale 1/0.07 (capped as `HierModel`'s)."
-        return self.log_scale.exp().clamp(max=LOGIT_SCALE_MAX)
+# %% ../../nbs/79b_eval.controls.ipynb #e202263e
+@patch(as_prop=True)
+def logit_scale(self: ControlModel) -> Tensor:
+    "CLIP's initial contrastive scale 1/0.07 (capped as `HierModel`'s)."
+    return self.log_scale.exp().clamp(max=LOGIT_SCALE_MAX)
 
-    def forward(self, images: Tensor | None = None, texts=None) -> dict:
-        "`{'image': points or None, 'text': points or None, 'logit_scale': s}`, as `HierModel`."
-        return {
-            "image": None if images is None else self.encode_image(images),
-            "text": None if texts is None else self.encode_text(texts),
-            "logit_scale": self.logit_scale,
-        }
+# %% ../../nbs/79b_eval.controls.ipynb #1f2c9f92
+@patch
+def forward(self: ControlModel, images: Tensor | None = None, texts=None) -> dict:
+    "`{'image': points or None, 'text': points or None, 'logit_scale': s}`, as `HierModel`."
+    return {
+        "image": None if images is None else self.encode_image(images),
+        "text": None if texts is None else self.encode_text(texts),
+        "logit_scale": self.logit_scale,
+    }
 
-    def extra_repr(self) -> str:
-        return f"arch={self.arch!r}, context_length={self.context_length}, embed_dim={self.embed_dim}"
+# %% ../../nbs/79b_eval.controls.ipynb #c0ca42e6
+@patch
+def extra_repr(self: ControlModel) -> str:
+    return f"arch={self.arch!r}, context_length={self.context_length}, embed_dim={self.embed_dim}"
 
 # %% ../../nbs/79b_eval.controls.ipynb #1b9be483
 class LengthControl(ControlModel):
@@ -252,65 +275,83 @@ class BagOfWordsControl(ControlModel):
         self.S = 4 ** math.ceil(math.log(max(64, 8 * max(map(len, table.values()), default=1)), 4))
         self._words = functools.lru_cache(maxsize=1 << 16)(self._decode)
 
-    def _decode(self, ids: tuple) -> tuple:
-        return tuple(text_words(self.tokenizer.decode(list(ids)))) if ids else ()
+# %% ../../nbs/79b_eval.controls.ipynb #f140a4f3
+@patch
+def _decode(self: BagOfWordsControl, ids: tuple) -> tuple:
+    return tuple(text_words(self.tokenizer.decode(list(ids)))) if ids else ()
 
-    def text_words(self, tokens: Tensor) -> list[tuple]:
-        "Each text's content words (decoded token ids, markers and padding left out)."
-        drop = self.special_ids | {self.pad_id}
-        return [self._words(tuple(t for t in row if t not in drop)) for row in tokens.tolist()]
+# %% ../../nbs/79b_eval.controls.ipynb #bcf19c78
+@patch
+def text_words(self: BagOfWordsControl, tokens: Tensor) -> list[tuple]:
+    "Each text's content words (decoded token ids, markers and padding left out)."
+    drop = self.special_ids | {self.pad_id}
+    return [self._words(tuple(t for t in row if t not in drop)) for row in tokens.tolist()]
 
-    def level(self, words: Iterable[str]) -> int:
-        "The genericness level of a bag (or set) of words: a hash of its sorted words, in [0, LEVELS)."
-        return (
-            int.from_bytes(hashlib.blake2b(" ".join(sorted(words)).encode(), digest_size=4).digest(), "big")
-            % self.LEVELS
-        )
+# %% ../../nbs/79b_eval.controls.ipynb #28c828bd
+@patch
+def level(self: BagOfWordsControl, words: Iterable[str]) -> int:
+    "The genericness level of a bag (or set) of words: a hash of its sorted words, in [0, LEVELS)."
+    return (
+        int.from_bytes(hashlib.blake2b(" ".join(sorted(words)).encode(), digest_size=4).digest(), "big") % self.LEVELS
+    )
 
-    def _unit(self, n: Tensor, level: int, scale: int, pad: slice, axis: int) -> Tensor:
-        """(n, padding, rho) / scale: unit norm exactly, rho = level * scale / LEVELS on coordinate `axis` (towards the
-        root)."""
-        rho = level * scale // self.LEVELS
-        n[pad] = torch.tensor(four_squares(scale * scale - int((n * n).sum()) - rho * rho), dtype=n.dtype)
-        n[axis] = rho
-        return n / scale
+# %% ../../nbs/79b_eval.controls.ipynb #cf0f5212
+@patch
+def _unit(self: BagOfWordsControl, n: Tensor, level: int, scale: int, pad: slice, axis: int) -> Tensor:
+    """(n, padding, rho) / scale: unit norm exactly, rho = level * scale / LEVELS on coordinate `axis` (towards the
+    root)."""
+    rho = level * scale // self.LEVELS
+    n[pad] = torch.tensor(four_squares(scale * scale - int((n * n).sum()) - rho * rho), dtype=n.dtype)
+    n[axis] = rho
+    return n / scale
 
-    def text_features(self, tokens: Tensor) -> Tensor:
-        V, P = len(self.vocab), self.N_PAD
-        out = torch.zeros(len(tokens), self.embed_dim, dtype=torch.float64)
-        for r, words in enumerate(self.text_words(tokens)):
-            if not words:
-                out[r, -2:] = 0.5**0.5
-                continue  # the empty text: the root
-            bag = [w for w in words if w in self.vocab]
-            for w, n in Counter(bag).items():
-                out[r, self.vocab[w]] = n
-            out[r] = self._unit(out[r], self.level(bag), self.K, slice(V, V + P), -2)
-        return out.to(self.device)
+# %% ../../nbs/79b_eval.controls.ipynb #d85a7e52
+@patch
+def text_features(self: BagOfWordsControl, tokens: Tensor) -> Tensor:
+    """Counts of the known words each text decodes to, as a unit vector whose root coordinate is set by the words'
+    `level` (`_unit`); the empty text at the root."""
+    V, P = len(self.vocab), self.N_PAD
+    out = torch.zeros(len(tokens), self.embed_dim, dtype=torch.float64)
+    for r, words in enumerate(self.text_words(tokens)):
+        if not words:
+            out[r, -2:] = 0.5**0.5
+            continue  # the empty text: the root
+        bag = [w for w in words if w in self.vocab]
+        for w, n in Counter(bag).items():
+            out[r, self.vocab[w]] = n
+        out[r] = self._unit(out[r], self.level(bag), self.K, slice(V, V + P), -2)
+    return out.to(self.device)
 
-    def image_features(self, images: Tensor) -> Tensor:
-        V, P = len(self.vocab), self.N_PAD
-        out = torch.zeros(len(images), self.embed_dim, dtype=torch.float64)
-        for r, x in enumerate(images):
-            W = self.table.get(image_key(x))
-            if W is None:
-                raise ValueError(
-                    f"{self.arch}: an image that is not in its table. The bag-of-words control reads a scene's "
-                    f"words from the exact HierShapes image tensors it was built for ({'; '.join(self.built_for)}), "
-                    "not from pixels; build it for the eval sets of this config (`control_eval_sets`)"
-                )
-            out[r, [self.vocab[w] for w in W]] = 1.0
-            out[r] = self._unit(out[r], self.level(W), math.isqrt(self.S), slice(V + P, V + 2 * P), -1)
-        return out
+# %% ../../nbs/79b_eval.controls.ipynb #ecc7529a
+@patch
+def image_features(self: BagOfWordsControl, images: Tensor) -> Tensor:
+    """The words of each image's scene (read from the table of the exact images it was built for, not from pixels),
+    as a unit vector whose root coordinate is set by their `level` (`_unit`); an image outside the table fails in one
+    line."""
+    V, P = len(self.vocab), self.N_PAD
+    out = torch.zeros(len(images), self.embed_dim, dtype=torch.float64)
+    for r, x in enumerate(images):
+        W = self.table.get(image_key(x))
+        if W is None:
+            raise ValueError(
+                f"{self.arch}: an image that is not in its table. The bag-of-words control reads a scene's "
+                f"words from the exact HierShapes image tensors it was built for ({'; '.join(self.built_for)}), "
+                "not from pixels; build it for the eval sets of this config (`control_eval_sets`)"
+            )
+        out[r, [self.vocab[w] for w in W]] = 1.0
+        out[r] = self._unit(out[r], self.level(W), math.isqrt(self.S), slice(V + P, V + 2 * P), -1)
+    return out
 
-    def score(self, images: Tensor, texts) -> Tensor:
-        """The integer scores [B_img, B_txt] (content-word tokens of each text true of each image's scene), from the
-        geometry's cosine."""
-        return torch.round(
-            self.geometry.pairwise_similarity(self.encode_image(images), self.encode_text(texts))
-            * self.K
-            * math.isqrt(self.S)
-        )
+# %% ../../nbs/79b_eval.controls.ipynb #00bdb066
+@patch
+def score(self: BagOfWordsControl, images: Tensor, texts) -> Tensor:
+    """The integer scores [B_img, B_txt] (content-word tokens of each text true of each image's scene), from the
+    geometry's cosine."""
+    return torch.round(
+        self.geometry.pairwise_similarity(self.encode_image(images), self.encode_text(texts))
+        * self.K
+        * math.isqrt(self.S)
+    )
 
 # %% ../../nbs/79b_eval.controls.ipynb #ea539973
 BLIND_N, FREQUENCY_N = 4000, 20000
