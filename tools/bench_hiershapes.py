@@ -3,7 +3,7 @@
 
     python tools/bench_hiershapes.py [--dataset hiershapes2] [--n 10000] [--workers 0] [--image_size 64]
 
-`--dataset hiershapes2` (the default) is HierShapes 2 (`06b_core.hiershapes2`), `hiershapes` the first benchmark.
+`--dataset hiershapes2` (the default) is HierShapes 2 (`06b_worlds.hiershapes2`), `hiershapes` the first benchmark.
 
 Prints samples/s for (a) every field, (b) images + captions only (what CLIP training reads), and (c) every field
 collated and tokenised into Batches through a DataLoader.

@@ -21,7 +21,7 @@ import argparse, os, time
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch
 from argent_nb.core.data import Collator
-from argent_nb.core.hiershapes2 import HierShapes2
+from argent_nb.worlds.hiershapes2 import HierShapes2
 from argent_nb.core.models import build_model
 from argent_nb.core.losses import CLIP
 from argent_nb.core.registry import METHODS

@@ -7,13 +7,14 @@ or class, and a function's cell is at most MAX_EXPORT_LINES lines, directives in
 whole, in one cell however long, or grows over later cells with fastcore's `@patch`, each method followed by its
 test); and no stored output may hold a machine path, a warning or a progress-bar frame. Run on the whole project,
 it also checks that README.md is what nbs/index.ipynb gives (`tools/make_readme.py`), that the landing page names
-every notebook, that nothing cites files outside the repository, and that ruff finds the sources formatted and clean
-(`ruff format --check` and `ruff check` over nbs/ and tools/, `ruff check` over the generated package;
-pyproject.toml [tool.ruff]). There are no opt-outs.
+every notebook, that nothing cites files outside the repository, that no module imports a private name from another of
+the package's parts (`core`, `worlds`, a paper's package, `datasets`, `eval`: what parts share is public), and that
+ruff finds the sources formatted and clean (`ruff format --check` and `ruff check` over nbs/ and tools/, `ruff check`
+over the generated package; pyproject.toml [tool.ruff]). There are no opt-outs.
 
     python tools/test_nbs.py                 # every notebook, cells flagged `slow`/`gpu` skipped
     python tools/test_nbs.py --flags slow    # also run the cells flagged `slow`
-    python tools/test_nbs.py --path nbs/06_core.hiershapes.ipynb
+    python tools/test_nbs.py --path nbs/06_worlds.hiershapes.ipynb
 
 Notebooks run `--n_workers` at a time (default 2), each in a fresh process whose torch gets cores / workers threads
 (`OMP_NUM_THREADS`, unless it is set).
@@ -108,6 +109,30 @@ def unmapped_notebooks(nbs: Path) -> list[str]:
     index = json.loads((nbs / "index.ipynb").read_text())
     text = "".join("".join(c["source"]) for c in index["cells"] if c["cell_type"] == "markdown")
     return [f.stem for f in sorted(nbs.glob("*.ipynb")) if f.stem != "index" and f"`{f.stem}`" not in text]
+
+
+def private_imports(pkg: Path) -> list[str]:
+    """`from X import _name` in a module of the package `pkg` where X lies in another of its parts (the first folder
+    under the package, or a top-level module): a private name is its own part's business."""
+    import ast
+
+    def part(mod: tuple) -> str:
+        return mod[0] if mod else ""
+
+    out = []
+    for f in sorted(pkg.rglob("*.py")):
+        here = f.relative_to(pkg).with_suffix("").parts
+        for node in ast.walk(ast.parse(f.read_text())):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = here[: len(here) - node.level]  # the package the dots lead to (a module's own folder at level 1)
+            target = (*base, *(node.module or "").split(".")) if node.module else base
+            private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+            if private and part(target) != part(here):
+                out.append(
+                    f"{f.relative_to(pkg.parent)}:{node.lineno}: imports {', '.join(private)} from {'.'.join(target)}"
+                )
+    return out
 
 
 def ruff_problems(root: Path) -> list[str]:
@@ -217,6 +242,9 @@ def main(argv=None):
         if missing := unmapped_notebooks(Path(cfg.nbs_path)):
             print(f"index.ipynb: notebooks the landing page does not name: {missing}")
             failed.append("index.ipynb")
+        if private := private_imports(Path(cfg.lib_path)):
+            print("private names imported across the package's parts:", *private, sep="\n  ")
+            failed.append("private imports")
         if lint_out := ruff_problems(Path(cfg.config_path)):
             print("ruff (run `ruff format nbs tools` and fix what `ruff check nbs tools argent_nb` reports):")
             print(*lint_out[:40], sep="\n  ")

@@ -422,7 +422,7 @@ def hiershapes_lexicon(relation_words: str | None = "NOUN") -> dict:
     """A word -> POS lexicon of the HierShapes vocabulary as `en_core_web_sm` tags it: shapes (and the superclass nouns)
     NOUN, colours, colour families and sizes ADJ, styles VERB (past participles); "left" / "right" get `relation_words`
     (spaCy: NOUN; None: untagged). For `lexicon_pipeline`."""
-    from argent_nb.core.hiershapes import COLOURS, FAMILIES, SHAPES, SIZES, STYLES, SUPER_NOUN, SUPERCLASSES
+    from argent_nb.worlds.hiershapes import COLOURS, FAMILIES, SHAPES, SIZES, STYLES, SUPER_NOUN, SUPERCLASSES
 
     lex = {w: "NOUN" for w in (*SHAPES, *(n.split()[-1] for n in SUPER_NOUN.values()))}
     lex.update(

@@ -34,7 +34,7 @@ def doc(
     max=None,
     gt=None,
     finite: bool = True,
-    renamed_from: str | None = None,
+    renamed_from: str | tuple[str, ...] | None = None,
     old_values: dict | None = None,
     absent=MISSING,
     **kw,
@@ -42,13 +42,15 @@ def doc(
     """A dataclass field with a default and a help text shown by `config_help`, and optional rules on its values:
     `choices` (a tuple, or a function returning one, e.g. a registry's names), inclusive bounds `min` / `max`, an
     exclusive lower bound `gt`; a float must be finite unless `finite=False`. A list's rules hold for each element.
-    `renamed_from`: the key's name in the previous release, still read for one release (with a notice); `old_values`:
-    {old value: new value} for values given under that old name. `absent`: the value a saved config that lacks the key
+    `renamed_from`: the key's name in the previous release (a tuple: its names in the releases before, newest first),
+    still read for one release (with a notice); `old_values`: {old value: new value} for values given under an old
+    name. `absent`: the value a saved config that lacks the key
     was made at (the key was added later, with a default other than the earlier behaviour; `fill_absent`)."""
     if old_values is not None and renamed_from is None:
         raise ValueError("doc: old_values needs renamed_from (the old key)")
     rules = {k: v for k, v in (("choices", choices), ("min", min), ("max", max), ("gt", gt)) if v is not None}
-    renamed = {k: v for k, v in (("renamed_from", renamed_from), ("old_values", old_values)) if v is not None}
+    olds = (renamed_from,) if isinstance(renamed_from, str) else renamed_from
+    renamed = {k: v for k, v in (("renamed_from", olds), ("old_values", old_values)) if v is not None}
     meta = {
         "doc": text,
         **rules,
@@ -173,10 +175,10 @@ def check_value(value, f, key: str):
 
 # %% ../../nbs/00_core.config.ipynb #c1caa0dc
 def renamed_field(group, name):
-    """The field of config group `group` (a dataclass) declared `doc(..., renamed_from=name)`, or None: is `name` an old
-    key?"""
+    """The field of config group `group` (a dataclass) that `doc(..., renamed_from=...)` declares `name` an old key of,
+    or None."""
     return (
-        next((f for f in fields(group) if f.metadata.get("renamed_from") == name), None)
+        next((f for f in fields(group) if name in f.metadata.get("renamed_from", ())), None)
         if isinstance(name, str)
         else None
     )
@@ -187,10 +189,10 @@ def renamed_value(f, value):
     return (f.metadata.get("old_values") or {}).get(value, value) if isinstance(value, str) else value
 
 # %% ../../nbs/00_core.config.ipynb #4f54f40a
-def renamed_notice(prefix: str, f, value) -> str:
-    """The one-line notice for `value` given under field `f`'s old key, in the group at dotted `prefix` (e.g.
-    'method.re.')."""
-    old, new = prefix + f.metadata["renamed_from"], prefix + f.name
+def renamed_notice(prefix: str, f, value, old: str | None = None) -> str:
+    """The one-line notice for `value` given under field `f`'s old key `old` (None: its newest old key), in the group
+    at dotted `prefix` (e.g. 'method.re.')."""
+    old, new = prefix + (old or f.metadata["renamed_from"][0]), prefix + f.name
     if "old_values" in f.metadata:
         old, new = f"{old}={value}", f"{new}={renamed_value(f, value)}"
     return f"{old} is deprecated and works for one release: use {new}"
@@ -225,7 +227,7 @@ def rename_old_keys(cfg, data: dict, notify=warn_renamed, prefix: str = "") -> d
                     f"({prefix}{k}={v!r}, {prefix}{f.name}={data[f.name]!r})"
                 )
             if notify is not None:
-                notify(renamed_notice(prefix, f, v))
+                notify(renamed_notice(prefix, f, v, k))
             out[f.name] = new
     return out
 
@@ -258,7 +260,7 @@ def set_key(cfg, key: str, value):
         if p not in names:
             if i == len(parts) - 1 and (f := renamed_field(node, p)) is not None:  # an old key: the new one
                 if value is not None:
-                    warn_renamed(renamed_notice(key[: -len(p)], f, value))
+                    warn_renamed(renamed_notice(key[: -len(p)], f, value, p))
                     set_key(cfg, key[: -len(p)] + f.name, renamed_value(f, value))
                 return
             close = difflib.get_close_matches(key, config_keys(cfg), n=1, cutoff=0.75)
@@ -502,7 +504,7 @@ def _renamed_text(cfg, width: int = 100) -> str:
             continue
         group, _, name = k.rpartition(".")
         vals = ", ".join(f"{a} -> {b}" for a, b in (f.metadata.get("old_values") or {}).items())
-        groups.setdefault(group, []).append(f"{old} -> {name}" + (f" ({vals})" if vals else ""))
+        groups.setdefault(group, []).append(f"{' | '.join(old)} -> {name}" + (f" ({vals})" if vals else ""))
     if not groups:
         return ""
     return "\n\n  Renamed keys (the old key still works for one release, with a notice):\n" + "\n".join(

@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses, inspect
 from dataclasses import dataclass, field
 from .config import ConfigError, doc, fill_absent
-from .hiershapes import HierShapes
-from .hiershapes2 import SPLITS, HierShapes2, HierShapes2OneWay, HierShapes2V20
+from ..worlds.hiershapes import HierShapes
+from ..worlds.hiershapes2 import SPLITS, HierShapes2, HierShapes2OneWay, HierShapes2V20
 from .registry import BENCHMARKS, DATASETS, HEADS, METHODS, params_group
 
 # %% auto #0

@@ -15,7 +15,7 @@ from fastcore.basics import patch
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.geometry import Geometry
 from ..core.heads import get_head
-from ..core.hiershapes import PROMPT_PREFIXES, scene_facts
+from ..worlds.hiershapes import PROMPT_PREFIXES, scene_facts
 from ..core.models import LOGIT_SCALE_MAX
 from ..core.schema import EvalCfg, WORLDS
 from .kit import hiershapes_eval_set

@@ -9,8 +9,8 @@ from typing import Callable, Sequence
 import torch
 from torch import Tensor
 from ..core.geometry import CosineGeometry, Geometry
-from ..core.hiershapes import HierShapes
-from ..core.hiershapes2 import HierShapes2
+from ..worlds.hiershapes import HierShapes
+from ..worlds.hiershapes2 import HierShapes2
 from ..core.metrics import class_embeddings, clip_ensemble
 from ..core.radial import RadialGeometry, radial_geometry
 from .suite import encode_texts

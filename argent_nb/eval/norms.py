@@ -14,8 +14,8 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from ..core.geometry import CosineGeometry, Geometry
-from ..core.hiershapes import HierShapes
-from ..core.hiershapes2 import HierShapes2
+from ..worlds.hiershapes import HierShapes
+from ..worlds.hiershapes2 import HierShapes2
 from ..core.lorentz import exp_map0, from_poincare, log_map0, lorentz_distance, lorentz_time, to_poincare
 from .kit import entailment_geometry, hiershapes_eval_set, torch_threads
 from .report import figure_path, save_figure

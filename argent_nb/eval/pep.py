@@ -16,8 +16,8 @@ from torch import Tensor
 
 from ..core.config import doc
 from ..core.geometry import Geometry
-from ..core.hiershapes import HierShapes
-from ..core.hiershapes2 import HierShapes2
+from ..worlds.hiershapes import HierShapes
+from ..worlds.hiershapes2 import HierShapes2
 from ..datasets.hierarcaps import HierarCaps
 from .kit import entailment_geometry, hiershapes_eval_set, torch_threads
 from .suite import benchmark_params, check_paths, check_requires, embed_dataset, register_benchmark
