@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from ..core.lorentz import LorentzGeometry, MERU_APERTURE_EPS
-from ..core.losses import contrastive_loss, masked_mean
+from ..core.losses import Columns, contrastive_loss, masked_mean
 
 # %% auto #0
 __all__ = ['ADAENT_FORMS', 'HYCOCLIP_PAIRS', 'ENTAILMENT_REDUCTIONS', 'entailment_hinge', 'adaent_weight', 'adaent',
@@ -156,7 +156,7 @@ def meru_loss(
     """MERU (as released): symmetric contrastive loss on -scale * d + entail_weight * mean relu(ext(T, I) - aper(T)),
     the aperture clamped at 1 - aperture_eps (the released 1e-8)."""
     e = _check_batch(image, text)
-    cont = contrastive_loss(image, text, geometry, scale, all_a=all_image, all_b=all_text, offset=offset)
+    cont = contrastive_loss(image, text, geometry, scale, columns=Columns(a=all_image, b=all_text, offset=offset))
     ent = entailment_hinge(text, image, geometry, aperture_factor, aperture_eps).mean()
     with torch.no_grad():
         mon = {
@@ -185,7 +185,7 @@ def _hycoclip_contrastive(e: dict, scale, geometry, all_image, all_text, offset)
     all_text = e["text"] if all_text is None else all_text
     v = e["box_valid"]
     one = lambda x, y, all_y, valid=None: contrastive_loss(
-        x, y, geometry, scale, symmetric=False, valid=valid, all_b=all_y, offset=offset
+        x, y, geometry, scale, symmetric=False, valid=valid, columns=Columns(b=all_y, offset=offset)
     )
     return {
         "ce_image": one(e["image"], e["text"], all_text),

@@ -12,7 +12,7 @@ from .config import doc
 from .registry import Method, register_method
 
 # %% auto #0
-__all__ = ['dist_info', 'GatherWithGrad', 'gather_with_grad', 'masked_mean', 'contrastive_loss', 'CLIP']
+__all__ = ['dist_info', 'GatherWithGrad', 'gather_with_grad', 'masked_mean', 'Columns', 'contrastive_loss', 'CLIP']
 
 # %% ../../nbs/08_core.losses.ipynb #43568ad0
 def dist_info() -> tuple[int, int]:
@@ -61,6 +61,18 @@ def masked_mean(v: Tensor, valid: Tensor | None = None) -> Tensor:
     valid = torch.broadcast_to(valid.to(device=v.device, dtype=torch.bool), v.shape)
     return torch.where(valid, v, torch.zeros_like(v)).sum() / valid.sum().clamp_min(1)
 
+# %% ../../nbs/08_core.losses.ipynb #12ec3a55
+@dataclass
+class Columns:
+    """The columns of a contrastive loss over all processes, gathered with gradient once by a caller that scores several
+    terms against them (`gather_with_grad`): the rows of `a` and of `b`, extra `negatives`, and `offset`, the column
+    where this process's rows start (None: rank * B). A field left None is gathered where the loss needs it."""
+
+    a: Tensor | None = None
+    b: Tensor | None = None
+    negatives: Tensor | None = None
+    offset: int | None = None
+
 # %% ../../nbs/08_core.losses.ipynb #ceefba22
 def contrastive_loss(
     a: Tensor,
@@ -71,14 +83,14 @@ def contrastive_loss(
     symmetric: bool = True,
     valid: Tensor | None = None,
     negatives: Tensor | None = None,
-    all_a: Tensor | None = None,
-    all_b: Tensor | None = None,
-    all_negatives: Tensor | None = None,
-    offset: int | None = None,
+    columns: Columns | None = None,
 ) -> Tensor:
     """InfoNCE of each row a[i] [B, D] against every column of `b` gathered (with gradient) from all processes, whose
     column `offset + i` (default rank * B) is its positive, plus `negatives` [M, D] as extra columns; the mean over
-    the `valid` rows [B]; with `symmetric`, averaged with the b -> a direction (no extra negatives there)."""
+    the `valid` rows [B]; with `symmetric`, averaged with the b -> a direction (no extra negatives there). `columns`:
+    what the caller gathered already (`Columns`; None: gather here)."""
+    c = columns or Columns()
+    all_a, all_b, all_negatives, offset = c.a, c.b, c.negatives, c.offset
     if a.ndim != 2 or b.shape != a.shape:
         raise ValueError(f"a, b: expected two [B, D] tensors of one shape, got {tuple(a.shape)}, {tuple(b.shape)}")
     if offset is None:

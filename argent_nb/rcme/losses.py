@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from ..core.geometry import CosineGeometry
-from ..core.losses import contrastive_loss, gather_with_grad, masked_mean
+from ..core.losses import Columns, contrastive_loss, gather_with_grad, masked_mean
 from ..core.radial import vector_angle
 from ..radial_emb.losses import re_loss
 
@@ -249,4 +249,4 @@ def cma_loss(
             "cma_loss(form='release'): species must be None or rank_texts[:, -1]; the code form takes its texts from "
             "rank_texts"
         )
-    return contrastive_loss(images, texts, geo, scale, symmetric=True, all_negatives=negs)
+    return contrastive_loss(images, texts, geo, scale, symmetric=True, columns=Columns(negatives=negs))
