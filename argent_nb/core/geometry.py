@@ -4,6 +4,7 @@
 
 # %% ../../nbs/02_core.geometry.ipynb #b8e64e53
 from __future__ import annotations
+from .metrics import clip_ensemble
 from .registry import GEOMETRIES, register_geometry
 
 import abc
@@ -205,6 +206,17 @@ def supports(self: Geometry, op: str) -> bool:
     needs = self.HIERARCHY_OPS[op]
     return needs is not None and all(self.supports(o) for o in needs)
 
+# %% ../../nbs/02_core.geometry.ipynb #3de3b69e
+@patch
+@fp32_geometry
+def ensemble(self: Geometry, t: Tensor) -> Tensor:
+    """Zero-shot prompt ensemble: the class points [C, D] of prompt-template embeddings `t` [C, P, D]. A geometry
+    overrides it (cosine: CLIP's rule; Lorentz: the mean in the tangent space at the origin); the protocol has none."""
+    raise TypeError(
+        f"{type(self).__name__} has no `ensemble(t: [C, P, D]) -> [C, D]` method, which zero-shot classification "
+        "needs to merge prompt templates"
+    )
+
 # %% ../../nbs/02_core.geometry.ipynb #546f447b
 def get_geometry(name: str, **kwargs) -> Geometry:
     "Build the geometry registered as `name` with `kwargs`."
@@ -269,3 +281,11 @@ class CosineGeometry(Geometry):
     def supports(self, op: str) -> bool:
         "Whether the hierarchy op `op` is available; root-dependent ops need a root."
         return self._root is not None if op == "root" else super().supports(op)
+
+# %% ../../nbs/02_core.geometry.ipynb #2c8f468f
+@patch
+@fp32_geometry
+def ensemble(self: CosineGeometry, t: Tensor) -> Tensor:
+    """CLIP's prompt ensemble: unit-normalise each template embedding of `t` [C, P, D], average over templates,
+    unit-normalise."""
+    return clip_ensemble(_check(t, "t", ndim=3))

@@ -17,8 +17,8 @@ from .suite import encode_texts
 from ..core.schema import WORLDS, EvalCfg, takes_object_scale
 
 # %% auto #0
-__all__ = ['ZS_TEMPLATES', 'key_safe', 'default_world', 'rank_prompts', 'ensemble_rule', 'zero_shot_classifiers',
-           'hiershapes_eval_set', 'torch_threads', 'entailment_geometry']
+__all__ = ['ZS_TEMPLATES', 'key_safe', 'default_world', 'rank_prompts', 'zero_shot_classifiers', 'hiershapes_eval_set',
+           'torch_threads', 'entailment_geometry']
 
 # %% ../../nbs/79_eval.kit.ipynb #c793e435
 def key_safe(name: str) -> str:
@@ -47,18 +47,6 @@ def rank_prompts(
     phrase = world.text_families[family or next(iter(world.text_families))]
     return [t.format(phrase(node)) for node in world.taxonomy.ranks[j] for t in templates]
 
-# %% ../../nbs/79_eval.kit.ipynb #79994228
-def ensemble_rule(geometry) -> Callable:
-    "How this geometry merges template embeddings [C, P, D] into classes [C, D]."
-    if hasattr(geometry, "ensemble"):
-        return geometry.ensemble
-    if getattr(geometry, "name", None) in ("cosine", "radial"):
-        return clip_ensemble
-    raise TypeError(
-        f"{type(geometry).__name__} has no `ensemble(t: [C, P, D]) -> [C, D]` method, which zero-shot "
-        "classification needs to merge prompt templates (cosine geometries use CLIP's ensemble)"
-    )
-
 # %% ../../nbs/79_eval.kit.ipynb #310abd54
 def zero_shot_classifiers(
     model,
@@ -69,8 +57,8 @@ def zero_shot_classifiers(
     accelerator=None,
 ) -> list[Tensor]:
     """One zero-shot classifier [C_s, D] per prompt set (class-major prompts, `n_templates` per class): the prompts of
-    every set embedded in one pass, merged per class by `geometry`'s `ensemble_rule` (default: `model.geometry`)."""
-    reduce = ensemble_rule(geometry or model.geometry)
+    every set embedded in one pass, merged per class by `geometry.ensemble` (default: `model.geometry`'s)."""
+    reduce = (geometry or model.geometry).ensemble
     txt = encode_texts(model, [p for ps in prompt_sets for p in ps], batch_size, accelerator)
     out, start = [], 0
     for ps in prompt_sets:

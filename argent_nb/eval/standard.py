@@ -31,7 +31,7 @@ def class_prototypes(
     model, names: Sequence[str], templates: Sequence[str], batch_size: int = 256, accelerator=None
 ) -> Tensor:
     """Class points [C, D]: every name in every template (`{c}`), embedded, merged per class by the geometry's
-    `ensemble_rule`."""
+    `ensemble`."""
     if not names or not templates:
         raise ValueError(f"need class names and templates, got {len(names)} names and {len(templates)} templates")
     prompts = [t.format(c=n) for n in names for t in templates]
