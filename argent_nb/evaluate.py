@@ -19,7 +19,7 @@ import torch
 from .core.config import ConfigError, apply, config_help, flatten, load_config, to_dict
 from .datasets.common import DataFormatError
 from .eval.report import markdown_table, plot_table, results_table, table_cells, text_table
-from .core.schema import default_config, eval_config_class, resolve_eval_world
+from .schema import default_config, eval_config_class, resolve_eval_world
 from .eval.suite import check_eval, run_benchmarks
 from .runs import CHECKPOINTS, CONFIG, EVAL, EVAL_INIT, build_run_model, find_checkpoint, find_run_dir
 from .runs import load_run_model, read_run_config, run_in_use, step_of, write_json, MAX_EVAL_N

@@ -5,7 +5,7 @@
 # %% ../nbs/48_experiments.ipynb #e358aaa2
 from __future__ import annotations
 import argparse, fnmatch, hashlib, json, os, shutil, signal, subprocess, sys, tempfile, time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
@@ -22,9 +22,9 @@ __all__ = ['SEEDS', 'STEPS', 'STAGE2', 'LB', 'QUIET', 'SCRATCH', 'STAGE_2', 'LB_
            'snapshot_env', 'package_code_version', 'snapshot', 'scoring_config', 'outcome_paths', 'world_of',
            'read_jobs', 'has_weights', 'restore_weights', 'run_job', 'run_state', 'run_cost', 'step_rates',
            'run_status', 'plan_status', 'status_text', 'make_executor', 'job_function', 'job_specs', 'job_command',
-           'group_left', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken', 'untrained_specs', 'key_families',
-           'control_basis', 'control_values', 'group_controls', 'run_provenance', 'group_items', 'arm_items',
-           'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'cost_table',
+           'group_left', 'PlanOptions', 'run_plan', 'refuse_mixed', 'gates', 'tie_broken', 'untrained_specs',
+           'key_families', 'control_basis', 'control_values', 'group_controls', 'run_provenance', 'group_items',
+           'arm_items', 'claim_scenes', 'decide_group', 'write_claims', 'read_claims', 'group_runs', 'cost_table',
            'results_markdown', 'parser', 'job_shape', 'main']
 
 # %% ../nbs/48_experiments.ipynb #3cb128ba
@@ -61,8 +61,8 @@ class Run:
 @dataclass(frozen=True)
 class Claim:
     """A claim `claim` (the paper's number: `paper`) that arm `a` is higher (`direction=1`) or lower (-1) than arm `b`
-    on per-item key `key`; an arm is one label or two (their difference); `margin`, `paired_seeds`: `claim_row`'s;
-    `section`: the verdict table it is shown in."""
+    on per-item key `key`; an arm is one label or two (their difference); `margin`: `claim_row`'s, `paired_seeds`:
+    `RuleOptions`'; `section`: the verdict table it is shown in."""
 
     claim: str
     paper: str
@@ -1423,6 +1423,35 @@ def group_left(plan: Mapping[str, Group], group: str, root: Path) -> int:
         not (root / t.out / "results.json").is_file() for t in g.tables
     )
 
+# %% ../nbs/48_experiments.ipynb #c48popts
+@dataclass(frozen=True)
+class PlanOptions:
+    """How `run_plan` runs the plan's jobs, each option under the name of the `run` command's flag (`--time-min`:
+    `time_min`): `jobs` at a time, `threads` torch threads and `gpus_per_job` GPUs each, through submitit's `cluster`
+    executor (local or slurm: its `partition`, `time_min` minutes a job, further Slurm parameters in `slurm`), importing
+    a snapshot of `code` (the package folder; None: the argent_nb imported here); `only`: the jobs whose names match
+    these globs, with the runs they need; `dry_run`: print the commands, run nothing; `allow_mixed`: decide claims over
+    runs of different code or world versions; `poll_s`: seconds between looks at the running jobs."""
+
+    jobs: int = 2
+    threads: int = 1
+    cluster: str = "local"
+    gpus_per_job: int = 0
+    partition: str | None = None
+    time_min: int = 24 * 60
+    code: Path | None = None
+    only: Sequence[str] = ()
+    dry_run: bool = False
+    allow_mixed: bool = False
+    poll_s: float = 1.0
+    slurm: Mapping | None = None
+
+    @classmethod
+    def from_args(cls, a: argparse.Namespace, **resolved) -> PlanOptions:
+        """The options of the parsed command line `a` (each field from the flag of its name; the others left at their
+        defaults), `resolved` ones (jobs, threads and GPUs per job as `job_shape` shapes them) in place of a's."""
+        return cls(**{f.name: getattr(a, f.name) for f in fields(cls) if hasattr(a, f.name)} | resolved)
+
 # %% ../nbs/48_experiments.ipynb #8f951d17
 def _fail(failed: dict, pending: dict, name: str, why: str, say: Callable) -> None:
     "Job `name` failed for `why` before it started: recorded in `failed`, taken out of `pending`, said in one line."
@@ -1432,25 +1461,17 @@ def _fail(failed: dict, pending: dict, name: str, why: str, say: Callable) -> No
 
 # %% ../nbs/48_experiments.ipynb #74445e5b
 def _startable(
-    name: str,
-    s: dict,
-    pending: dict,
-    running: dict,
-    failed: dict,
-    jobs: int,
-    root: Path,
-    allow_mixed: bool,
-    say: Callable,
+    name: str, s: dict, pending: dict, running: dict, failed: dict, root: Path, opts: PlanOptions, say: Callable
 ) -> bool:
-    """Whether pending job `name` (spec `s`) starts now: not while `jobs` run or a job it comes after is pending or
-    running; one after a failed job, or a table over mixed runs (unless `allow_mixed`), fails instead (`_fail`)."""
+    """Whether pending job `name` (spec `s`) starts now: not while `opts.jobs` run or a job it comes after is pending or
+    running; one after a failed job, or a table over mixed runs (unless `opts.allow_mixed`), fails instead (`_fail`)."""
     if bad := [a for a in s["after"] if a in failed]:
         _fail(failed, pending, name, f"not started: {bad[0]} failed", say)
         return False
-    if len(running) >= jobs or any(a in pending or a in running for a in s["after"]):
+    if len(running) >= opts.jobs or any(a in pending or a in running for a in s["after"]):
         return False
     try:
-        s["kind"] == "table" and refuse_mixed({r: run_provenance(root / r) for r in s["after"]}, allow_mixed)
+        s["kind"] == "table" and refuse_mixed({r: run_provenance(root / r) for r in s["after"]}, opts.allow_mixed)
     except ValueError as e:
         _fail(failed, pending, name, str(e), say)
         return False
@@ -1488,27 +1509,18 @@ def _collect(running: dict, failed: dict, free: list, slots: dict, say: Callable
 
 # %% ../nbs/48_experiments.ipynb #21af2483
 def _run_jobs(
-    specs: dict,
-    ex,
-    code: Path,
-    jobdir: Path,
-    root: Path,
-    jobs: int,
-    free: list,
-    allow_mixed: bool,
-    poll_s: float,
-    say: Callable,
+    specs: dict, ex, code: Path, jobdir: Path, root: Path, free: list, opts: PlanOptions, say: Callable
 ) -> dict:
-    """Run `specs` through executor `ex` in the snapshot `code`, `jobs` at a time, each after the jobs it needs and
+    """Run `specs` through executor `ex` in the snapshot `code`, `opts.jobs` at a time, each after the jobs it needs and
     with GPUs of `free` where local jobs share them; {job: failure reason} of the failed."""
     pending, running, slots, failed = dict(specs), {}, {}, {}
     while pending or running:
         for name, s in list(pending.items()):
-            if _startable(name, s, pending, running, failed, jobs, root, allow_mixed, say):
+            if _startable(name, s, pending, running, failed, root, opts, say):
                 running[name] = _submit(ex, name, s, jobdir, code, free, slots)
                 del pending[name]
         _collect(running, failed, free, slots, say)
-        time.sleep(poll_s if running else 0)
+        time.sleep(opts.poll_s if running else 0)
     return failed
 
 # %% ../nbs/48_experiments.ipynb #b076fbdb
@@ -1530,37 +1542,36 @@ def run_plan(
     groups: Sequence[str],
     root: Path,
     configs: Path,
-    jobs: int = 2,
-    threads: int = 1,
-    cluster: str = "local",
-    gpus: int = 0,
-    dry_run: bool = False,
-    allow_mixed: bool = False,
-    poll_s: float = 1.0,
+    opts: PlanOptions | None = None,
     say: Callable = print,
-    package: Path | None = None,
-    only: Sequence[str] = (),
-    **executor,
 ) -> dict:
-    """Train, resume, score and evaluate what `groups` of `plan` lack (`jobs` at a time through submitit; `only`: the
-    runs matching these patterns), then decide the claims of each group that is complete; {job: failure reason} of the
-    failed."""
-    root = Path(root).resolve()
-    specs, failed = job_specs(plan, groups, root, configs, threads, gpus, only), {}
-    if dry_run:
+    """Train, resume, score and evaluate what `groups` of `plan` lack as `opts` say (`PlanOptions`: jobs at a time
+    through submitit, where, on which code, only which jobs), then decide the claims of each group that is complete;
+    {job: failure reason} of the failed."""
+    o, root = opts or PlanOptions(), Path(root).resolve()
+    specs, failed = job_specs(plan, groups, root, configs, o.threads, o.gpus_per_job, o.only), {}
+    if o.dry_run:
         for s in specs.values():
             say(f"[{s['state']}] {job_command(s)}")
         return {}
     if specs:
-        code = snapshot(root, package)
+        code = snapshot(root, o.code)
         jobdir = root / ".plan" / "jobs"
         jobdir.mkdir(parents=True, exist_ok=True)
-        ex = make_executor(root / ".plan" / "submitit", cluster, threads, gpus, **executor)
-        say(f"{len(specs)} jobs, {jobs} at a time ({cluster}, {threads} thread(s) each), code {code.name}")
-        # each local job its own GPUs
-        free = [tuple(range(i * gpus, (i + 1) * gpus)) for i in range(jobs)] if cluster == "local" and gpus else []
-        failed = _run_jobs(specs, ex, code, jobdir, root, jobs, free, allow_mixed, poll_s, say)
-    _decide_complete(plan, groups, root, allow_mixed, say)
+        ex = make_executor(
+            root / ".plan" / "submitit",
+            o.cluster,
+            o.threads,
+            o.gpus_per_job,
+            o.partition,
+            o.time_min,
+            **(o.slurm or {}),
+        )
+        say(f"{len(specs)} jobs, {o.jobs} at a time ({o.cluster}, {o.threads} thread(s) each), code {code.name}")
+        g = o.gpus_per_job  # each local job its own GPUs
+        free = [tuple(range(i * g, (i + 1) * g)) for i in range(o.jobs)] if o.cluster == "local" and g else []
+        failed = _run_jobs(specs, ex, code, jobdir, root, free, o, say)
+    _decide_complete(plan, groups, root, o.allow_mixed, say)
     return failed
 
 # %% ../nbs/48_experiments.ipynb #d20fdc02
@@ -1825,16 +1836,12 @@ def claim_scenes(group: Group, c: Claim, root: Path):
 def _claim_row(group: Group, c: Claim, root: Path, k: dict | None, mixed: str | None) -> dict:
     """`claim_row` of claim `c` of `group`, gated by the controls' record `k` of its key (none: ungated), with its
     `section`, `mixed` (the versions pooled), `key`, `chance`, every control's value and those not gating it."""
-    from argent_nb.eval.claims import claim_row
+    from argent_nb.eval.claims import Gate, RuleOptions, claim_row
 
     gate = (
-        {
-            "controls": {n: v for n, v in k["controls"].items() if gates(n, c.key)},
-            "chance": k["chance"],
-            "controls_se": k.get("se"),
-        }
+        Gate({n: v for n, v in k["controls"].items() if gates(n, c.key)}, k["chance"], controls_se=k.get("se"))
         if k
-        else {}
+        else None
     )
     row = claim_row(
         c.claim,
@@ -1843,9 +1850,9 @@ def _claim_row(group: Group, c: Claim, root: Path, k: dict | None, mixed: str | 
         arm_items(group, c.b, c.key, root),
         c.direction,
         c.margin,
-        paired_seeds=c.paired_seeds,
+        gate,
         groups=claim_scenes(group, c, root),
-        **gate,
+        opts=RuleOptions(paired_seeds=c.paired_seeds),
     )
     return row | {
         "section": c.section,
@@ -2088,7 +2095,8 @@ def job_shape(
 # %% ../nbs/48_experiments.ipynb #ff886ddc
 def _run_main(a: argparse.Namespace, plan: dict, groups: list[str], root: Path) -> int:
     """The `run` command of `main` with its parsed arguments `a`: the plan's jobs shaped to this machine (`job_shape`),
-    run (`run_plan`); exit status 0, 1 when a job failed (each named), 2 without the configs folder."""
+    run (`run_plan`, with `a`'s `PlanOptions`); exit status 0, 1 when a job failed (each named), 2 without the configs
+    folder."""
     if not Path(a.configs).is_dir():
         print(f"argent_nb.experiments: error: --configs {a.configs}: no such folder", file=sys.stderr)
         return 2
@@ -2096,22 +2104,8 @@ def _run_main(a: argparse.Namespace, plan: dict, groups: list[str], root: Path) 
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     jobs, threads, gpus = job_shape(a.jobs, a.threads, a.gpus_per_job, a.cluster, cores, torch.cuda.device_count())
-    failed = run_plan(
-        plan,
-        groups,
-        root,
-        Path(a.configs),
-        jobs,
-        threads,
-        a.cluster,
-        gpus,
-        a.dry_run,
-        a.allow_mixed,
-        package=a.code,
-        partition=a.partition,
-        time_min=a.time_min,
-        only=a.only,
-    )
+    opts = PlanOptions.from_args(a, jobs=jobs, threads=threads, gpus_per_job=gpus)
+    failed = run_plan(plan, groups, root, Path(a.configs), opts)
     if failed:
         print(f"{len(failed)} job(s) failed:\n" + "\n".join(f"  {k}: {v}" for k, v in failed.items()), file=sys.stderr)
     return 1 if failed else 0

@@ -10,13 +10,19 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 from .core.radial import radial_geometry
-from .core.schema import EvalCfg
+from .schema import EvalCfg
 from .eval.controls import foil_margins, foil_masks
 from .eval.hiershapes import held_out_taxa_set, hiershapes_benchmark, hiershapes_chance
 from .eval.kit import entailment_geometry, hiershapes_eval_set
 from .eval.pep import PAIR_KINDS, direction_part_masks, matched_pairs, paired_wins, pep_hiershapes
 from .eval.suite import benchmark_params, shared_embeddings
-from .radial_emb.metrics import has_novel_taxa, hierarchical_predictions, hierarchical_retrieval, split_hier
+from argent_nb.radial_emb.metrics import (
+    RadiusWalk,
+    has_novel_taxa,
+    hierarchical_predictions,
+    hierarchical_retrieval,
+    split_hier,
+)
 from .rcme.metrics import rcme_evaluate
 from .eval.report import text_table
 from .runs import evaluate_run, load_run_model
@@ -110,21 +116,13 @@ def taxo_items(model, cfg: EvalCfg, accelerator=None) -> dict[str, np.ndarray]:
     p = benchmark_params(cfg, "rcme")
     geo = entailment_geometry(model, accelerator, root_text=p.root_text)
     ds = hiershapes_eval_set(cfg, ["images"], max_objects=1)
-    kw = dict(
-        steps=p.steps,
-        procedure=p.procedure,
-        one_per_species=p.one_per_species,
-        species_seed=p.species_seed,
-        parts=["retrieval"],
-        batch_size=cfg.batch_size,
-        accelerator=accelerator,
-    )
+    kw = dict(parts=["retrieval"], batch_size=cfg.batch_size, accelerator=accelerator)
     out = {}
     for d, sfx in ((ds, ""), (held_out_taxa_set(cfg, ds, ["images"]) if p.novel_taxa else None, "_novel_taxa")):
         if d is None:
             continue
         items = {}
-        rcme_evaluate(model, d, geo, items=items, **kw)
+        rcme_evaluate(model, d, geo, p, items=items, **kw)
         out |= {k + sfx: v for k, v in items.items()}
     return out
 
@@ -174,7 +172,7 @@ def hier_chance(
     if len(T) != 1 or any(len(set(ts)) != len(ts) for ts in tiers):
         raise ValueError("hier_chance: every image needs the same number of distinct tier texts")
     T, M = T.pop(), len({t for ts in tiers for t in ts})
-    steps = steps or inspect.signature(hierarchical_retrieval).parameters["steps"].default
+    steps = steps or RadiusWalk().steps
     g, ks = torch.Generator().manual_seed(seed), []
     for _ in range(draws):
         radii, sim = (

@@ -12,7 +12,7 @@ import numpy as np
 import yaml
 from torch import Tensor, nn
 from .core.config import MAX_YAML_BYTES, ConfigError, fill_absent, flatten, rename_old_keys, to_dict, yaml_load
-from .core.schema import default_config
+from .schema import default_config
 from .core.models import HierModel, build_model
 from .core.weights import read_state_dict
 

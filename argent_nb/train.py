@@ -18,7 +18,7 @@ from torch.utils.data import DataLoader, IterableDataset, Sampler
 from .core.config import ConfigError, config_help, load_config, save_config, to_dict, validate
 from .core.data import Collator, check_fields
 from .core.models import unwrap_model
-from .core.schema import DataCfg, OptimCfg, default_config, resolve_eval_world
+from .schema import DataCfg, OptimCfg, default_config, resolve_eval_world
 from .eval.report import results_table, summary
 from .eval.suite import check_benchmarks, check_eval, bar_disable, run_benchmarks
 from .runs import EVAL, EVAL_INIT, PLOTS, CONFIG, MetricsLog, build_run_model, latest_checkpoint, read_metrics

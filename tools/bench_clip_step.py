@@ -34,7 +34,7 @@ def main(argv=None):
     import torch
     from argent_nb.core.config import load_config
     from argent_nb.core.models import unwrap_model
-    from argent_nb.core.schema import default_config
+    from argent_nb.schema import default_config
     from argent_nb.train import setup, train_step
     from gpu_check import plain_reference  # tools/ is on sys.path when this script runs
 

@@ -12,7 +12,7 @@ collated and tokenised into Batches through a DataLoader.
 import argparse, time
 from torch.utils.data import DataLoader
 from argent_nb.core.data import Collator, get_tokenizer
-from argent_nb.core.schema import WORLDS
+from argent_nb.schema import WORLDS
 
 
 def rate(fn, n):

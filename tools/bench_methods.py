@@ -68,7 +68,7 @@ def step_times(names, arch, batch, steps, ds, text_buckets=1):
 
 def argent_loss_share(res, B, steps):
     "The HyCoCLIP and ARGENT losses alone on fixed Lorentz embeddings, as a share of an argent step."
-    from argent_nb.argent.losses import argent_loss, hycoclip_loss
+    from argent_nb.argent.losses import Embeddings, argent_loss, hycoclip_loss
     from argent_nb.core.lorentz import LorentzGeometry
 
     _, model, _, _ = res["argent"]
@@ -78,7 +78,7 @@ def argent_loss_share(res, B, steps):
     for name, fn in [("hycoclip loss", hycoclip_loss), ("argent loss", argent_loss)]:
         t0 = time.perf_counter()
         for _ in range(steps):
-            fn(*x, valid, torch.tensor(10.0), geo)["loss"].backward()
+            fn(Embeddings(*x, valid), torch.tensor(10.0), geo)["loss"].backward()
         dt = (time.perf_counter() - t0) / steps
         print(f"{name:14s} {dt * 1000:6.2f} ms = {dt / res['argent'][0] * 100:.1f}% of an argent step")
 

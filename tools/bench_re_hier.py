@@ -16,7 +16,7 @@ import argparse, time
 import torch
 import torch.nn.functional as F
 
-from argent_nb.radial_emb.metrics import hierarchical_predictions_loop, hierarchical_retrieval
+from argent_nb.radial_emb.metrics import RadiusWalk, hierarchical_predictions_loop, hierarchical_retrieval
 
 
 def main():
@@ -37,9 +37,7 @@ def main():
     print(f"{a.n} images x {a.m} candidates x {a.steps} steps, D = {a.d}, torch threads = {torch.get_num_threads()}")
     for proc in ("paper", "sweep"):
         t0 = time.perf_counter()
-        res, per = hierarchical_retrieval(
-            img, txt, root, gt, steps=a.steps, procedure=proc, chunk=a.chunk, per_image=True
-        )
+        res, per = hierarchical_retrieval(img, txt, root, gt, RadiusWalk(a.steps, proc, a.chunk), per_image=True)
         t_vec = time.perf_counter() - t0
 
         k = min(a.loop_n, a.n)

@@ -134,7 +134,7 @@ def build_run(a, method: str, tmp: str, dev):
     """(run, batch): the trainer's own `setup` for `method` at the check's size, and its first batch (reused by every
     step)."""
     from argent_nb.core.config import load_config
-    from argent_nb.core.schema import default_config
+    from argent_nb.schema import default_config
     from argent_nb.train import setup
 
     cfg = load_config(
@@ -466,7 +466,7 @@ def loader_rows(a, consumed: dict, tok) -> list[dict]:
     default, one per core; against `consumed` {method: samples/s of its step}."""
     from argent_nb.core.data import Collator
     from argent_nb.core.registry import get_method
-    from argent_nb.core.schema import DataCfg
+    from argent_nb.schema import DataCfg
     from argent_nb.train import build_dataset, data_workers
     import torch
 

@@ -47,7 +47,7 @@ def main(argv=None):
     clk, t_start = Clock(), time.perf_counter()
     with clk("import"):
         import torch
-        from argent_nb.core.schema import default_config
+        from argent_nb.schema import default_config
         from argent_nb.train import setup, plot_run
         from argent_nb.core.config import load_config
         from argent_nb.core.models import unwrap_model

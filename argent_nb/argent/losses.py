@@ -6,17 +6,20 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor
 
+from ..core.config import doc
 from ..core.lorentz import LorentzGeometry, MERU_APERTURE_EPS
 from ..core.losses import Columns, contrastive_loss, masked_mean
 
 # %% auto #0
 __all__ = ['ADAENT_FORMS', 'HYCOCLIP_PAIRS', 'ENTAILMENT_REDUCTIONS', 'entailment_hinge', 'adaent_weight', 'adaent',
-           'norm_regulariser', 'uniformity', 'meru_loss', 'hycoclip_loss', 'argent_loss', 'pick_boxes']
+           'norm_regulariser', 'uniformity', 'Embeddings', 'MeruLossParams', 'meru_loss', 'HyCoCLIPLossParams',
+           'hycoclip_loss', 'ARGENTLossParams', 'argent_loss', 'pick_boxes']
 
 # %% ../../nbs/40_argent.losses.ipynb #2cc3100d
 def entailment_hinge(
@@ -34,29 +37,41 @@ def entailment_hinge(
 ADAENT_FORMS = ("sin2", "linear", "none")
 
 
-def adaent_weight(angle: Tensor, dist: Tensor | None, form: str = "sin2", delta: float | None = 0.1) -> Tensor:
+def adaent_weight(
+    angle: Tensor, dist: Tensor | None, adaent_variant: str = "sin2", adaent_delta: float | None = 0.1
+) -> Tensor:
     """The (detached) AdaEnt weight: sin^2(angle/2) ('sin2', our definition), angle/pi ('linear') or 1 ('none'), times
-    tanh(dist/delta) unless `delta` is None."""
-    if form not in ADAENT_FORMS:
-        raise ValueError(f"form must be one of {ADAENT_FORMS}, got {form!r}")
-    if delta is not None and not delta > 0:
-        raise ValueError(f"delta must be > 0 or None, got {delta}")
+    tanh(dist/adaent_delta) unless `adaent_delta` is None."""
+    if adaent_variant not in ADAENT_FORMS:
+        raise ValueError(f"adaent_variant must be one of {ADAENT_FORMS}, got {adaent_variant!r}")
+    if adaent_delta is not None and not adaent_delta > 0:
+        raise ValueError(f"adaent_delta must be > 0 or None, got {adaent_delta}")
     with torch.no_grad():
         a = angle.detach()
-        w = torch.sin(a / 2) ** 2 if form == "sin2" else a / math.pi if form == "linear" else torch.ones_like(a)
-        if delta is not None:
-            w = w * torch.tanh(dist.detach() / delta)
+        w = (
+            torch.sin(a / 2) ** 2
+            if adaent_variant == "sin2"
+            else a / math.pi
+            if adaent_variant == "linear"
+            else torch.ones_like(a)
+        )
+        if adaent_delta is not None:
+            w = w * torch.tanh(dist.detach() / adaent_delta)
     return w
 
 # %% ../../nbs/40_argent.losses.ipynb #1360e72c
 def adaent(
-    parent: Tensor, child: Tensor, geometry: LorentzGeometry, form: str = "sin2", delta: float | None = 0.1
+    parent: Tensor,
+    child: Tensor,
+    geometry: LorentzGeometry,
+    adaent_variant: str = "sin2",
+    adaent_delta: float | None = 0.1,
 ) -> Tensor:
-    """Per pair [B]: AdaEnt w * ext(parent, child), w = sg(sin^2(ext/2)) * sg(tanh(d(parent, child) / delta)) (our
-    definition)."""
+    """Per pair [B]: AdaEnt w * ext(parent, child), w = sg(sin^2(ext/2)) * sg(tanh(d(parent, child) / adaent_delta))
+    (our definition; `adaent_variant`: the weight, `adaent_weight`)."""
     angle = geometry.exterior_angle(parent, child)
-    dist = geometry.distance(parent, child) if delta is not None else None
-    return adaent_weight(angle, dist, form, delta) * angle
+    dist = geometry.distance(parent, child) if adaent_delta is not None else None
+    return adaent_weight(angle, dist, adaent_variant, adaent_delta) * angle
 
 # %% ../../nbs/40_argent.losses.ipynb #4e1326aa
 def norm_regulariser(
@@ -64,18 +79,19 @@ def norm_regulariser(
     geometry: LorentzGeometry,
     valid: Tensor | None = None,
     detach_boundary: bool = True,
-    margin: float = 0.0,
+    norm_margin_frac: float = 0.0,
 ) -> Tensor:
-    """mean over `valid` rows of relu(r_b (1 + margin) - ||x~||)^2, r_b = 2K / sqrt(c) the norm boundary (our
-    definition); points [..., D]. `margin` = 0: zero at and outside the boundary; > 0: it fires while a point is less
-    than margin * r_b above the boundary, i.e. while its cone's half-aperture exceeds arcsin(1 / (1 + margin))."""
-    if not (math.isfinite(margin) and margin >= 0):
-        raise ValueError(f"margin must be a finite number >= 0, got {margin}")
+    """mean over `valid` rows of relu(r_b (1 + norm_margin_frac) - ||x~||)^2, r_b = 2K / sqrt(c) the norm boundary (our
+    definition); points [..., D]. `norm_margin_frac` (a fraction of r_b) = 0: zero at and outside the boundary; > 0: it
+    fires while a point is less than norm_margin_frac * r_b above the boundary, i.e. while its cone's half-aperture
+    exceeds arcsin(1 / (1 + norm_margin_frac))."""
+    if not (math.isfinite(norm_margin_frac) and norm_margin_frac >= 0):
+        raise ValueError(f"norm_margin_frac must be a finite number >= 0, got {norm_margin_frac}")
     rb = geometry.norm_boundary(like=points)
     if detach_boundary:
         rb = rb.detach()
-    if margin:
-        rb = rb * (1 + margin)
+    if norm_margin_frac:
+        rb = rb * (1 + norm_margin_frac)
     return masked_mean(F.relu(rb - torch.linalg.vector_norm(points, dim=-1)) ** 2, valid)
 
 # %% ../../nbs/40_argent.losses.ipynb #207da28b
@@ -83,37 +99,54 @@ def norm_regulariser(
 from ..eval.norms import mean_pairwise_cosine
 
 # %% ../../nbs/40_argent.losses.ipynb #2ca6b0fa
-def uniformity(x: Tensor, t: float = 2.0, eps: float = 1e-12) -> Tensor:
-    """Wang & Isola's uniformity of the directions u_i = x_i / ||x_i|| of the rows of `x` [n, D]:
-    log mean over pairs i < j of exp(-t ||u_i - u_j||^2), with ||u_i - u_j||^2 = 2 - 2 cos_ij. In [-4t, 0]: 0 when all
-    directions are equal; smooth in the cosines, so gradients stay finite at the collapse."""
+def uniformity(x: Tensor, uniformity_t: float = 2.0, eps: float = 1e-12) -> Tensor:
+    """Wang & Isola's uniformity of the directions u_i = x_i / ||x_i|| of the rows of `x` [n, D], at temperature
+    t = `uniformity_t`: log mean over pairs i < j of exp(-t ||u_i - u_j||^2), with ||u_i - u_j||^2 = 2 - 2 cos_ij. In
+    [-4t, 0]: 0 when all directions are equal; smooth in the cosines, so gradients stay finite at the collapse."""
     if x.ndim != 2 or x.shape[0] < 2:
         raise ValueError(f"x: expected [n >= 2, D] embeddings, got shape {tuple(x.shape)}")
-    if not t > 0:
-        raise ValueError(f"t must be > 0, got {t}")
+    if not uniformity_t > 0:
+        raise ValueError(f"uniformity_t must be > 0, got {uniformity_t}")
     u = F.normalize(x.float() if x.dtype in (torch.float16, torch.bfloat16) else x, dim=-1, eps=eps)
     i, j = torch.triu_indices(x.shape[0], x.shape[0], 1, device=x.device)
     sq = (2 - 2 * (u[i] * u[j]).sum(-1)).clamp_min(0)
-    return torch.logsumexp(-t * sq, 0) - math.log(sq.numel())
+    return torch.logsumexp(-uniformity_t * sq, 0) - math.log(sq.numel())
+
+# %% ../../nbs/40_argent.losses.ipynb #3712db26
+@dataclass
+class Embeddings:
+    """One batch's embeddings on the hyperboloid (space components) [B, D]: the images and their captions, and for
+    HyCoCLIP and ARGENT one object box per sample (its crop and its noun phrase) with `box_valid` [B], which samples
+    have one (None: every sample)."""
+
+    image: Tensor
+    text: Tensor
+    box_image: Tensor | None = None
+    box_text: Tensor | None = None
+    box_valid: Tensor | None = None
 
 # %% ../../nbs/40_argent.losses.ipynb #8462bda7
-def _check_batch(image, text, box_image=None, box_text=None, box_valid=None) -> dict:
-    "Validate [B, D] embeddings (and the box mask [B]); return name -> tensor plus the mask."
-    e = {"image": image, "text": text}
-    if box_image is not None or box_text is not None:
-        if box_image is None or box_text is None:
-            raise ValueError("give both box_image and box_text, or neither")
-        e.update(box_image=box_image, box_text=box_text)
+def _check_batch(emb: Embeddings, boxes: bool) -> dict:
+    """Validate the [B, D] embeddings of `emb` (and its box mask [B]); `boxes`: whether the objective takes one box per
+    sample (then both `box_image` and `box_text`) or none. Return name -> tensor plus the mask."""
+    e, image = {"image": emb.image, "text": emb.text}, emb.image
+    given = [k for k in ("box_image", "box_text") if getattr(emb, k) is not None]
+    if boxes and len(given) < 2:
+        raise ValueError(f"emb: expected box_image and box_text (one box per sample), got {given or 'neither'}")
+    if not boxes and given:
+        raise ValueError(f"emb: expected no boxes (this objective takes images and texts only), got {given}")
+    e.update({k: getattr(emb, k) for k in given})
     for k, t in e.items():
         if not (isinstance(t, Tensor) and t.is_floating_point() and t.ndim == 2):
-            raise ValueError(f"{k}: expected float embeddings [B, D], got {getattr(t, 'shape', type(t).__name__)}")
+            raise ValueError(f"emb.{k}: expected float embeddings [B, D], got {getattr(t, 'shape', type(t).__name__)}")
         if t.shape != image.shape:
-            raise ValueError(f"{k}: expected shape {tuple(image.shape)} like image, got {tuple(t.shape)}")
-    if "box_image" in e:
+            raise ValueError(f"emb.{k}: expected shape {tuple(image.shape)} like image, got {tuple(t.shape)}")
+    if boxes:
+        box_valid = emb.box_valid
         if box_valid is None:
             box_valid = torch.ones(image.shape[0], dtype=torch.bool, device=image.device)
         if box_valid.shape != image.shape[:1]:
-            raise ValueError(f"box_valid: expected shape ({image.shape[0]},), got {tuple(box_valid.shape)}")
+            raise ValueError(f"emb.box_valid: expected shape ({image.shape[0]},), got {tuple(box_valid.shape)}")
         e["box_valid"] = box_valid.to(device=image.device, dtype=torch.bool)
     return e
 
@@ -139,32 +172,52 @@ def _monitors(e: dict, geometry: LorentzGeometry) -> dict:
 def _parts(d: dict) -> dict:
     return {k: v.detach() for k, v in d.items()}
 
+# %% ../../nbs/40_argent.losses.ipynb #c2db9a74
+@dataclass
+class MeruLossParams:
+    "MERU's loss keys (`method.meru.*`): the parameter object of `meru_loss`."
+
+    entailment_weight: float = doc(
+        0.2, "weight of the entailment hinge (logged as entailment)", min=0, renamed_from="entail_weight"
+    )
+    aperture_eps: float = doc(
+        MERU_APERTURE_EPS, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0
+    )
+
+# %% ../../nbs/40_argent.losses.ipynb #f9072a1a
+def _loss_params(params, cls: type):
+    "`params` checked to be a `cls` (None: `cls()`, the defaults)."
+    if params is None:
+        return cls()
+    if not isinstance(params, cls):
+        raise TypeError(f"params: expected {cls.__name__} (or None: the defaults), got {type(params).__name__}")
+    return params
+
 # %% ../../nbs/40_argent.losses.ipynb #b3331653
 def meru_loss(
-    image: Tensor,
-    text: Tensor,
+    emb: Embeddings,
     scale: Tensor | float,
     geometry: LorentzGeometry,
+    params: MeruLossParams | None = None,
     *,
-    all_image: Tensor | None = None,
-    all_text: Tensor | None = None,
-    offset: int = 0,
-    entail_weight: float = 0.2,
+    columns: Columns | None = None,
     aperture_factor: float = 1.0,
-    aperture_eps: float = MERU_APERTURE_EPS,
 ) -> dict:
-    """MERU (as released): symmetric contrastive loss on -scale * d + entail_weight * mean relu(ext(T, I) - aper(T)),
-    the aperture clamped at 1 - aperture_eps (the released 1e-8)."""
-    e = _check_batch(image, text)
-    cont = contrastive_loss(image, text, geometry, scale, columns=Columns(a=all_image, b=all_text, offset=offset))
-    ent = entailment_hinge(text, image, geometry, aperture_factor, aperture_eps).mean()
+    """MERU (as released): symmetric contrastive loss on -scale * d (negatives: the gathered `columns`; None: the local
+    batch) + entailment_weight * mean relu(ext(T, I) - aper(T)), the aperture clamped at 1 - aperture_eps (the released
+    1e-8); `params`: the keys (`MeruLossParams`, None: the defaults)."""
+    p = _loss_params(params, MeruLossParams)
+    e = _check_batch(emb, boxes=False)
+    image, text = e["image"], e["text"]
+    cont = contrastive_loss(image, text, geometry, scale, columns=Columns(offset=0) if columns is None else columns)
+    ent = entailment_hinge(text, image, geometry, aperture_factor, p.aperture_eps).mean()
     with torch.no_grad():
         mon = {
             "angle": geometry.exterior_angle(text, image).mean(),
-            "aperture": geometry.aperture(text, aperture_eps).mean(),
+            "aperture": geometry.aperture(text, p.aperture_eps).mean(),
         }
     return {
-        "loss": cont + entail_weight * ent,
+        "loss": cont + p.entailment_weight * ent,
         **_parts({"contrastive": cont, "entailment": ent}),
         **mon,
         **_monitors(e, geometry),
@@ -180,12 +233,14 @@ HYCOCLIP_PAIRS = (
 "HyCoCLIP's entailment pairs (name, parent, child, aperture factor); the parent is the more generic side."
 
 # %% ../../nbs/40_argent.losses.ipynb #25f1a971
-def _hycoclip_contrastive(e: dict, scale, geometry, all_image, all_text, offset) -> dict:
-    all_image = e["image"] if all_image is None else all_image
-    all_text = e["text"] if all_text is None else all_text
+def _hycoclip_contrastive(e: dict, scale, geometry, columns: Columns | None) -> dict:
+    "HyCoCLIP's four one-directional contrastive terms against the gathered `columns` (None: the local batch)."
+    c = Columns(offset=0) if columns is None else columns
+    all_image = e["image"] if c.a is None else c.a
+    all_text = e["text"] if c.b is None else c.b
     v = e["box_valid"]
     one = lambda x, y, all_y, valid=None: contrastive_loss(
-        x, y, geometry, scale, symmetric=False, valid=valid, columns=Columns(b=all_y, offset=offset)
+        x, y, geometry, scale, symmetric=False, valid=valid, columns=Columns(b=all_y, offset=c.offset)
     )
     return {
         "ce_image": one(e["image"], e["text"], all_text),
@@ -199,12 +254,14 @@ def _pair_valid(e: dict, parent: str, child: str):
     return None if "box" not in parent + child else e["box_valid"]
 
 # %% ../../nbs/40_argent.losses.ipynb #e76977be
-def _parents_norm_loss(e: dict, geometry: LorentzGeometry, detach_boundary: bool = True, margin: float = 0.0) -> Tensor:
-    """The norm regulariser (our definition, with its `margin`) over the parents of a batch: texts, and valid text boxes
-    and image boxes."""
+def _parents_norm_loss(
+    e: dict, geometry: LorentzGeometry, detach_boundary: bool = True, norm_margin_frac: float = 0.0
+) -> Tensor:
+    """The norm regulariser (our definition, with its margin `norm_margin_frac`) over the parents of a batch: texts, and
+    valid text boxes and image boxes."""
     v = e["box_valid"]
     parents = torch.cat([e["text"], e["box_text"], e["box_image"]])
-    return norm_regulariser(parents, geometry, torch.cat([torch.ones_like(v), v, v]), detach_boundary, margin)
+    return norm_regulariser(parents, geometry, torch.cat([torch.ones_like(v), v, v]), detach_boundary, norm_margin_frac)
 
 # %% ../../nbs/40_argent.losses.ipynb #ddb67fab
 def _hycoclip_hinges(e: dict, geometry: LorentzGeometry, aperture_eps: float) -> dict:
@@ -214,111 +271,181 @@ def _hycoclip_hinges(e: dict, geometry: LorentzGeometry, aperture_eps: float) ->
         for n, p, c, f in HYCOCLIP_PAIRS
     }
 
-# %% ../../nbs/40_argent.losses.ipynb #3c6fde9c
+# %% ../../nbs/40_argent.losses.ipynb #24f5de6f
 ENTAILMENT_REDUCTIONS = ("release", "mean")
 
 
+@dataclass
+class HyCoCLIPLossParams:
+    "HyCoCLIP's loss keys (`method.hycoclip.*` but the box's): the parameter object of `hycoclip_loss`."
+
+    entailment_weight: float = doc(
+        0.2, "weight of the entailment hinges (logged as entailment)", min=0, renamed_from="entail_weight"
+    )
+    entailment_variant: str = doc(
+        "release",
+        "reduction of the 4 hinges: release (0.5 x their sum; the default, as HyCoCLIP's released code has it, where "
+        "method.argent defaults to mean, its own definition) | mean",
+        choices=ENTAILMENT_REDUCTIONS,
+        renamed_from=("entail_variant", "entailment_reduction"),
+        old_values={"half_sum": "release"},
+    )
+    aperture_eps: float = doc(
+        MERU_APERTURE_EPS, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0
+    )
+    norm_weight: float = doc(
+        0.0,
+        "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (logged as norm; 0: HyCoCLIP as published, "
+        "hence not method.argent's 1)",
+        min=0,
+    )
+    norm_margin_frac: float = doc(
+        0.0,
+        "ablation: the regulariser fires below r_b (1 + norm_margin_frac), a fraction of r_b, as "
+        "method.argent.norm_margin_frac",
+        min=0,
+        renamed_from="norm_margin",
+    )
+
+# %% ../../nbs/40_argent.losses.ipynb #3c6fde9c
 def hycoclip_loss(
-    image: Tensor,
-    text: Tensor,
-    box_image: Tensor,
-    box_text: Tensor,
-    box_valid: Tensor | None,
+    emb: Embeddings,
     scale: Tensor | float,
     geometry: LorentzGeometry,
+    params: HyCoCLIPLossParams | None = None,
     *,
-    all_image: Tensor | None = None,
-    all_text: Tensor | None = None,
-    offset: int = 0,
-    entail_weight: float = 0.2,
-    entail_variant: str = "release",
-    aperture_eps: float = MERU_APERTURE_EPS,
-    norm_weight: float = 0.0,
-    norm_margin: float = 0.0,
+    columns: Columns | None = None,
 ) -> dict:
-    """HyCoCLIP (as released): mean of CE(I->T), CE(T->I), CE(I_b->T), CE(T_b->I) + entail_weight * 0.5 * the sum (the
-    released code, `entail_variant='release'`; 'mean': their mean) of the four hinges of `HYCOCLIP_PAIRS`, apertures
-    clamped at 1 - aperture_eps. `norm_weight > 0` adds ARGENT's norm regulariser over the parents, firing below r_b (1
-    + norm_margin) (an ablation, not HyCoCLIP)."""
-    if entail_variant not in ENTAILMENT_REDUCTIONS:
-        raise ValueError(f"entail_variant must be one of {ENTAILMENT_REDUCTIONS}, got {entail_variant!r}")
-    e = _check_batch(image, text, box_image, box_text, box_valid)
-    ce = _hycoclip_contrastive(e, scale, geometry, all_image, all_text, offset)
+    """HyCoCLIP (as released): mean of CE(I->T), CE(T->I), CE(I_b->T), CE(T_b->I) (negatives: the gathered `columns`;
+    None: the local batch) + entailment_weight * 0.5 * the sum (the released code, `entailment_variant='release'`;
+    'mean': their mean) of the four hinges of `HYCOCLIP_PAIRS`, apertures clamped at 1 - aperture_eps. `norm_weight > 0`
+    adds ARGENT's norm regulariser over the parents, firing below r_b (1 + norm_margin_frac) (an ablation, not
+    HyCoCLIP). `params`: the keys (`HyCoCLIPLossParams`, None: the defaults)."""
+    p = _loss_params(params, HyCoCLIPLossParams)
+    if p.entailment_variant not in ENTAILMENT_REDUCTIONS:
+        raise ValueError(
+            f"params.entailment_variant must be one of {ENTAILMENT_REDUCTIONS}, got {p.entailment_variant!r}"
+        )
+    e = _check_batch(emb, boxes=True)
+    ce = _hycoclip_contrastive(e, scale, geometry, columns)
     cont = sum(ce.values()) / 4
-    hinge = _hycoclip_hinges(e, geometry, aperture_eps)
-    ent = sum(hinge.values()) * (0.5 if entail_variant == "release" else 0.25)
-    loss, parts = cont + entail_weight * ent, {"contrastive": cont, "entailment": ent, **ce, **hinge}
-    if norm_weight:
-        parts["norm"] = _parents_norm_loss(e, geometry, margin=norm_margin)
-        loss = loss + norm_weight * parts["norm"]
+    hinge = _hycoclip_hinges(e, geometry, p.aperture_eps)
+    ent = sum(hinge.values()) * (0.5 if p.entailment_variant == "release" else 0.25)
+    loss, parts = cont + p.entailment_weight * ent, {"contrastive": cont, "entailment": ent, **ce, **hinge}
+    if p.norm_weight:
+        parts["norm"] = _parents_norm_loss(e, geometry, norm_margin_frac=p.norm_margin_frac)
+        loss = loss + p.norm_weight * parts["norm"]
     return {"loss": loss, **_parts(parts), **_monitors(e, geometry)}
 
+# %% ../../nbs/40_argent.losses.ipynb #1fc25202
+@dataclass
+class ARGENTLossParams:
+    """ARGENT's loss keys (`method.argent.*` but the box's and the warm-up's): the parameter object of
+    `argent_loss`."""
+
+    adaent_weight: float = doc(0.2, "weight of AdaEnt (logged as adaent)", min=0, renamed_from="ada_weight")
+    norm_weight: float = doc(
+        1.0,
+        "weight of the norm regulariser (logged as norm; 1: ARGENT's recipe, where method.hycoclip's ablation defaults "
+        "to 0, HyCoCLIP as published)",
+        min=0,
+    )
+    norm_margin_frac: float = doc(
+        0.0,
+        "the norm regulariser fires below r_b (1 + norm_margin_frac), a fraction of r_b, i.e. on cones wider than "
+        "arcsin(1 / (1 + norm_margin_frac)) (0: at the boundary, our definition)",
+        min=0,
+        renamed_from="norm_margin",
+    )
+    adaent_variant: str = doc(
+        "sin2",
+        "the AdaEnt weight: sin2 (our definition, 40_argent.losses) | linear | none",
+        choices=ADAENT_FORMS,
+        renamed_from=("ada_variant", "ada_form"),
+    )
+    adaent_delta: float = doc(0.1, "AdaEnt distance scale of the tanh factor", gt=0, renamed_from="delta")
+    entailment_variant: str = doc(
+        "mean",
+        "reduction of AdaEnt's 4 pairs: mean (the default: our definition, the project page gives none) | release "
+        "(HyCoCLIP's released 0.5 x the sum, method.hycoclip's default as its code has it: twice the weight)",
+        choices=ENTAILMENT_REDUCTIONS,
+        renamed_from="entail_variant",
+    )
+    uniformity_weight: float = doc(
+        0.0,
+        "guard: weight of the uniformity term on the images' and texts' directions (logged as uniformity; 0: off)",
+        min=0,
+        renamed_from="unif_weight",
+    )
+    uniformity_t: float = doc(
+        2.0, "temperature t of the uniformity term (Wang & Isola 2020)", gt=0, renamed_from="unif_t"
+    )
+
 # %% ../../nbs/40_argent.losses.ipynb #72b4b819
-def _adaent_pairs(e: dict, geometry: LorentzGeometry, variant: str, delta, entail_variant: str) -> tuple[Tensor, dict]:
-    """(L_ada, {`ada_<pair>`: AdaEnt of each pair of `HYCOCLIP_PAIRS`, mean over the pair's valid rows}); L_ada reduces
-    the four by their mean (`entail_variant='mean'`) or by 0.5 x their sum ('release')."""
+def _adaent_pairs(e: dict, geometry: LorentzGeometry, params: ARGENTLossParams) -> tuple[Tensor, dict]:
+    """(L_ada, {`ada_<pair>`: AdaEnt of each pair of `HYCOCLIP_PAIRS`, mean over the pair's valid rows}) with the
+    weight `params.adaent_variant` and the gate `params.adaent_delta`; L_ada reduces the four by their mean
+    (`entailment_variant='mean'`) or by 0.5 x their sum ('release')."""
     ada = {
-        f"ada_{n}": masked_mean(adaent(e[p], e[c], geometry, variant, delta), _pair_valid(e, p, c))
+        f"ada_{n}": masked_mean(
+            adaent(e[p], e[c], geometry, params.adaent_variant, params.adaent_delta), _pair_valid(e, p, c)
+        )
         for n, p, c, _ in HYCOCLIP_PAIRS
     }
-    return (sum(ada.values()) / 4 if entail_variant == "mean" else sum(ada.values()) * 0.5), ada
+    return (sum(ada.values()) / 4 if params.entailment_variant == "mean" else sum(ada.values()) * 0.5), ada
 
 # %% ../../nbs/40_argent.losses.ipynb #a6ed34c8
-def _uniformity_term(image: Tensor, text: Tensor, t: float, in_graph: bool) -> Tensor:
-    """The mean uniformity (temperature `t`) of the images' and texts' directions, in the autograd graph only where
-    `in_graph` (and grad is on); without a pair (batch of 1) a graph-connected 0."""
+def _uniformity_term(image: Tensor, text: Tensor, uniformity_t: float, in_graph: bool) -> Tensor:
+    """The mean uniformity (temperature `uniformity_t`) of the images' and texts' directions, in the autograd graph only
+    where `in_graph` (and grad is on); without a pair (batch of 1) a graph-connected 0."""
     with torch.set_grad_enabled(torch.is_grad_enabled() and in_graph):
         return (
-            (uniformity(image, t) + uniformity(text, t)) / 2 if image.shape[0] > 1 else (image.sum() + text.sum()) * 0
+            (uniformity(image, uniformity_t) + uniformity(text, uniformity_t)) / 2
+            if image.shape[0] > 1
+            else (image.sum() + text.sum()) * 0
         )  # no pair: a graph-connected 0
 
 # %% ../../nbs/40_argent.losses.ipynb #cfadd9af
 def argent_loss(
-    image: Tensor,
-    text: Tensor,
-    box_image: Tensor,
-    box_text: Tensor,
-    box_valid: Tensor | None,
+    emb: Embeddings,
     scale: Tensor | float,
     geometry: LorentzGeometry,
+    params: ARGENTLossParams | None = None,
     *,
-    all_image: Tensor | None = None,
-    all_text: Tensor | None = None,
-    offset: int = 0,
-    ada_weight: float = 0.2,
-    norm_weight: float = 1.0,
-    ada_variant: str = "sin2",
-    delta: float | None = 0.1,
+    columns: Columns | None = None,
     detach_boundary: bool = True,
-    unif_weight: float = 0.0,
-    unif_t: float = 2.0,
-    entail_variant: str = "mean",
-    norm_margin: float = 0.0,
 ) -> dict:
-    """ARGENT (our definition): HyCoCLIP's contrastive loss + ada_weight * AdaEnt over `HYCOCLIP_PAIRS` (no apertures),
-    reduced over the four pairs by their mean (`entail_variant='mean'`) or, as HyCoCLIP's release reduces its hinges, by
-    0.5 x their sum ('release': twice the weight) + norm_weight * the norm regulariser over the parents (texts, text
-    boxes, image boxes), firing below r_b (1 + norm_margin) + unif_weight * the mean uniformity (t = unif_t) of the
-    local images' and texts' directions (a guard against the directional collapse; 0: off, the term is then only
-    logged)."""
-    if entail_variant not in ENTAILMENT_REDUCTIONS:
-        raise ValueError(f"entail_variant must be one of {ENTAILMENT_REDUCTIONS}, got {entail_variant!r}")
-    e = _check_batch(image, text, box_image, box_text, box_valid)
-    ce = _hycoclip_contrastive(e, scale, geometry, all_image, all_text, offset)
+    """ARGENT (our definition): HyCoCLIP's contrastive loss (negatives: the gathered `columns`; None: the local batch) +
+    adaent_weight * AdaEnt over `HYCOCLIP_PAIRS` (no apertures), reduced over the four pairs by their mean
+    (`entailment_variant='mean'`) or, as HyCoCLIP's release reduces its hinges, by 0.5 x their sum ('release': twice the
+    weight) + norm_weight * the norm regulariser over the parents (texts, text boxes, image boxes), firing below
+    r_b (1 + norm_margin_frac) + uniformity_weight * the mean uniformity (t = uniformity_t) of the local images' and
+    texts' directions (a guard against the directional collapse; 0: off, the term is then only logged). `params`: the
+    keys (`ARGENTLossParams`, None: the defaults)."""
+    p = _loss_params(params, ARGENTLossParams)
+    if p.entailment_variant not in ENTAILMENT_REDUCTIONS:
+        raise ValueError(
+            f"params.entailment_variant must be one of {ENTAILMENT_REDUCTIONS}, got {p.entailment_variant!r}"
+        )
+    e = _check_batch(emb, boxes=True)
+    ce = _hycoclip_contrastive(e, scale, geometry, columns)
     cont = sum(ce.values()) / 4
-    l_ada, ada = _adaent_pairs(e, geometry, ada_variant, delta, entail_variant)
-    l_norm = _parents_norm_loss(e, geometry, detach_boundary, norm_margin)
-    l_unif = _uniformity_term(image, text, unif_t, in_graph=unif_weight != 0)  # weight 0: logged, outside the graph
-    loss = cont + ada_weight * l_ada + norm_weight * l_norm + (unif_weight * l_unif if unif_weight else 0)
+    l_ada, ada = _adaent_pairs(e, geometry, p)
+    l_norm = _parents_norm_loss(e, geometry, detach_boundary, p.norm_margin_frac)
+    w_unif = p.uniformity_weight  # 0: the term is logged, outside the graph
+    l_unif = _uniformity_term(e["image"], e["text"], p.uniformity_t, in_graph=w_unif != 0)
+    loss = cont + p.adaent_weight * l_ada + p.norm_weight * l_norm + (w_unif * l_unif if w_unif else 0)
     parts = {"contrastive": cont, "adaent": l_ada, "norm": l_norm, "uniformity": l_unif, **ce, **ada}
     return {"loss": loss, **_parts(parts), **_monitors(e, geometry)}
 
 # %% ../../nbs/40_argent.losses.ipynb #b6aee528
-def pick_boxes(valid: Tensor, mode: str = "random", generator: torch.Generator | None = None) -> tuple[Tensor, Tensor]:
-    """One box per sample from `valid` [B, M]: (index [B], has_box [B]); mode 'first' or 'random' (uniform over valid
-    boxes)."""
-    if mode not in ("first", "random"):
-        raise ValueError(f"mode must be 'first' or 'random', got {mode!r}")
+def pick_boxes(
+    valid: Tensor, box_variant: str = "random", generator: torch.Generator | None = None
+) -> tuple[Tensor, Tensor]:
+    """One box per sample from `valid` [B, M]: (index [B], has_box [B]); `box_variant` 'first' or 'random' (uniform over
+    valid boxes)."""
+    if box_variant not in ("first", "random"):
+        raise ValueError(f"box_variant must be 'first' or 'random', got {box_variant!r}")
     if valid.ndim != 2:
         raise ValueError(f"valid: expected a [B, M] mask, got shape {tuple(valid.shape)}")
     valid = valid.to(torch.bool)
@@ -327,9 +454,9 @@ def pick_boxes(valid: Tensor, mode: str = "random", generator: torch.Generator |
         return torch.zeros(valid.shape[0], dtype=torch.long, device=valid.device), has
     score = (
         valid.float()
-        if mode == "first"
+        if box_variant == "first"
         else torch.rand(valid.shape, generator=generator, device=valid.device) + valid.float()
     )
-    if mode == "first":
+    if box_variant == "first":
         score = score - torch.arange(valid.shape[1], device=valid.device) / (2 * valid.shape[1])
     return torch.where(has, score.argmax(1), 0), has

@@ -8,11 +8,10 @@ from dataclasses import dataclass, fields
 from typing import Callable, ClassVar
 import torch
 from ..core.config import doc, validate
-from ..core.lorentz import LorentzGeometry
 from ..core.heads import LorentzHead
-from .losses import ADAENT_FORMS, ENTAILMENT_REDUCTIONS, argent_loss, hycoclip_loss, meru_loss
-from .losses import pick_boxes
-from ..core.losses import dist_info, gather_with_grad
+from .losses import ARGENTLossParams, Embeddings, HyCoCLIPLossParams, MeruLossParams
+from .losses import argent_loss, hycoclip_loss, meru_loss, pick_boxes
+from ..core.losses import Columns, dist_info, gather_with_grad
 from ..core.models import unwrap_model
 from ..core.registry import Method, register_method
 
@@ -24,8 +23,11 @@ __all__ = ['BoxParams', 'MERU', 'HyCoCLIP', 'linear_warmup', 'ARGENT']
 class BoxParams:
     "How HyCoCLIP and ARGENT pick the one object box of a sample."
 
-    box_pick: str = doc(
-        "random", "which box of a sample: random | first (the subject in HierShapes)", choices=("random", "first")
+    box_variant: str = doc(
+        "random",
+        "which box of a sample: random | first (the subject in HierShapes)",
+        choices=("random", "first"),
+        renamed_from="box_pick",
     )
     box_seed: int = doc(0, "seed of the box choice (with the step)")
 
@@ -39,7 +41,7 @@ def _with_one_box(batch, params: BoxParams, calls: int) -> tuple:
     `calls`."""
     images, texts, B = batch.images, batch.captions, batch.images.shape[0]
     g = torch.Generator().manual_seed(params.box_seed * 1_000_003 + calls)
-    idx, has = pick_boxes(batch.boxes_valid.cpu(), params.box_pick, g)
+    idx, has = pick_boxes(batch.boxes_valid.cpu(), params.box_variant, g)
     idx, has = idx.to(images.device), has.to(images.device)
     ar = torch.arange(B, device=images.device)
     return torch.cat([images, batch.box_images[ar, idx]]), torch.cat([texts, batch.box_texts[ar, idx]]), has
@@ -47,11 +49,12 @@ def _with_one_box(batch, params: BoxParams, calls: int) -> tuple:
 # %% ../../nbs/41_argent.method.ipynb #3d689fa9
 class _Lorentz(Method):
     """Shared forward and loss of the hyperbolic methods: images (+ one box crop) and captions (+ its noun phrase) in
-    one call, then `objective` (a loss of `argent.losses`) with every `Params` field outside `BoxParams` as a
-    keyword."""
+    one call, then `objective` (a loss of `argent.losses`) with its parameter object, a `LossParams` filled from
+    `Params`."""
 
     head = "lorentz"
     objective: ClassVar[Callable]
+    LossParams: ClassVar[type]  # the objective's parameter object: a base of `Params`
 
     def __init__(self, params=None):
         super().__init__(params)
@@ -68,8 +71,8 @@ class _Lorentz(Method):
         self.calls = 0
 
     def _embed(self, model, batch) -> tuple:
-        """(embeddings, scale, geometry, gather kwargs): embeddings are (image, text) for MERU and
-        (image, text, box image, box text, has box) with boxes; the gather kwargs carry the all-process rows."""
+        """(embeddings, scale, geometry, columns): `Embeddings`, with one box per sample where the method takes boxes,
+        and the all-process rows and this process's offset (`Columns`)."""
         B = batch.images.shape[0]
         images, texts, has = (
             _with_one_box(batch, self.params, self.calls) if self.boxes else (batch.images, batch.captions, None)
@@ -79,17 +82,18 @@ class _Lorentz(Method):
         geo = unwrap_model(model).geometry  # after the forward: the curvature's graph is this step's
         img, txt = out["image"], out["text"]
         rank, _ = dist_info()
-        kw = dict(all_image=gather_with_grad(img[:B]), all_text=gather_with_grad(txt[:B]), offset=rank * B)
-        emb = (img[:B], txt[:B], img[B:], txt[B:], has) if self.boxes else (img, txt)
-        return emb, out["logit_scale"], geo, kw
+        columns = Columns(a=gather_with_grad(img[:B]), b=gather_with_grad(txt[:B]), offset=rank * B)
+        emb = Embeddings(img[:B], txt[:B], img[B:], txt[B:], has) if self.boxes else Embeddings(img, txt)
+        return emb, out["logit_scale"], geo, columns
 
     def loss(self, model, batch):
-        emb, scale, geo, kw = self._embed(model, batch)
-        parts = self.objective(*emb, scale, geo, **self.objective_kwargs(), **kw)
+        emb, scale, geo, columns = self._embed(model, batch)
+        parts = self.objective(emb, scale, geo, self.objective_params(), columns=columns)
         return {**parts, "curvature": torch.as_tensor(geo.curvature).detach()}  # logged with the loss parts
 
-    def objective_kwargs(self) -> dict:  # the objective's keywords: every `Params` field outside `BoxParams`
-        return {f.name: getattr(self.params, f.name) for f in fields(self.params) if f.name not in _BOX_FIELDS}
+    def objective_params(self):
+        "The objective's parameter object: a `LossParams` with this method's values of its keys."
+        return self.LossParams(**{f.name: getattr(self.params, f.name) for f in fields(self.LossParams)})
 
     def state_dict(self):
         return {"calls": self.calls}
@@ -105,13 +109,11 @@ class MERU(_Lorentz):
     name = "meru"
     needs = frozenset({"images", "captions"})
     objective = staticmethod(meru_loss)
+    LossParams = MeruLossParams
 
     @dataclass
-    class Params:
-        entail_weight: float = doc(0.2, "weight of the entailment hinge (logged as entailment)", min=0)
-        aperture_eps: float = doc(
-            1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0
-        )
+    class Params(MeruLossParams):
+        "`method.meru.*`: the keys of MERU's loss (`MeruLossParams`)."
 
 # %% ../../nbs/41_argent.method.ipynb #5e133ac7
 @register_method
@@ -121,26 +123,11 @@ class HyCoCLIP(_Lorentz):
     name = "hycoclip"
     needs = frozenset({"images", "captions", "box_images"})
     objective = staticmethod(hycoclip_loss)
+    LossParams = HyCoCLIPLossParams
 
     @dataclass
-    class Params(BoxParams):
-        entail_weight: float = doc(0.2, "weight of the entailment hinges (logged as entailment)", min=0)
-        entail_variant: str = doc(
-            "release",
-            "release (released code: 0.5 x the sum of the 4 hinges) | mean",
-            choices=ENTAILMENT_REDUCTIONS,
-            renamed_from="entailment_reduction",
-            old_values={"half_sum": "release"},
-        )
-        aperture_eps: float = doc(
-            1e-8, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0
-        )
-        norm_weight: float = doc(
-            0.0, "ablation: weight of ARGENT's norm regulariser on HyCoCLIP's hinge (0: as published)", min=0
-        )
-        norm_margin: float = doc(
-            0.0, "ablation: the regulariser fires below r_b (1 + norm_margin), as method.argent.norm_margin", min=0
-        )
+    class Params(HyCoCLIPLossParams, BoxParams):
+        "`method.hycoclip.*`: the box choice (`BoxParams`), then the keys of HyCoCLIP's loss (`HyCoCLIPLossParams`)."
 
 # %% ../../nbs/41_argent.method.ipynb #b7dfd971
 def linear_warmup(step: int, steps: int) -> float:
@@ -159,55 +146,36 @@ class ARGENT(_Lorentz):
     name = "argent"
     needs = frozenset({"images", "captions", "box_images"})
     objective = staticmethod(argent_loss)
+    LossParams = ARGENTLossParams
 
     @dataclass
-    class Params(BoxParams):
-        ada_weight: float = doc(0.2, "weight of AdaEnt (logged as adaent)", min=0)
-        norm_weight: float = doc(1.0, "weight of the norm regulariser (logged as norm)", min=0)
-        norm_margin: float = doc(
-            0.0,
-            "the norm regulariser fires below r_b (1 + norm_margin), i.e. on cones wider than arcsin(1 / (1 + "
-            "norm_margin)) (0: at the boundary, our definition)",
+    class Params(ARGENTLossParams, BoxParams):
+        """`method.argent.*`: the box choice (`BoxParams`), the keys of ARGENT's loss (`ARGENTLossParams`) and AdaEnt's
+        warm-up."""
+
+        adaent_warmup_steps: int = doc(
+            0,
+            "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)",
             min=0,
+            renamed_from="ada_warmup",
         )
-        ada_variant: str = doc(
-            "sin2",
-            "the AdaEnt weight: sin2 (our definition, 40_argent.losses) | linear | none",
-            choices=ADAENT_FORMS,
-            renamed_from="ada_form",
-        )
-        delta: float = doc(0.1, "AdaEnt distance scale of the tanh factor", gt=0)
-        entail_variant: str = doc(
-            "mean",
-            "reduction of AdaEnt's 4 pairs: mean (our definition) | release (HyCoCLIP's released 0.5 x the sum: twice "
-            "the weight)",
-            choices=ENTAILMENT_REDUCTIONS,
-        )
-        ada_warmup: int = doc(
-            0, "guard: warm the AdaEnt weight up linearly over the first N optimizer steps (0: off)", min=0
-        )
-        unif_weight: float = doc(
-            0.0,
-            "guard: weight of the uniformity term on the images' and texts' directions (logged as uniformity; 0: off)",
-            min=0,
-        )
-        unif_t: float = doc(2.0, "temperature t of the uniformity term (Wang & Isola 2020)", gt=0)
 
     def setup(self, model, accelerator, dataset):
         super().setup(model, accelerator, dataset)
         self.steps = 0  # optimizer steps taken: the AdaEnt warm-up's clock
 
-    def objective_kwargs(self) -> dict:
-        kw = super().objective_kwargs()
-        kw["ada_weight"] *= linear_warmup(self.steps, kw.pop("ada_warmup"))
-        return kw
+    def objective_params(self) -> ARGENTLossParams:
+        "The loss's keys, AdaEnt's weight warmed up to this optimizer step (`linear_warmup`)."
+        p = super().objective_params()
+        p.adaent_weight *= linear_warmup(self.steps, self.params.adaent_warmup_steps)
+        return p
 
     def loss(self, model, batch):
         out = super().loss(model, batch)
         return {
             **out,
-            "ada_weight": out["loss"].detach().new_tensor(self.objective_kwargs()["ada_weight"]),
-        }  # the weight this step used
+            "ada_weight": out["loss"].detach().new_tensor(self.objective_params().adaent_weight),
+        }  # the weight this step used (logged under its name in the runs recorded so far)
 
     def after_step(self, parts):
         self.steps += 1
@@ -217,6 +185,6 @@ class ARGENT(_Lorentz):
 
     def load_state_dict(self, s):
         super().load_state_dict(s)
-        if "steps" not in s and self.params.ada_warmup:
-            raise KeyError("ARGENT checkpoint state has no 'steps' (saved before ada_warmup existed)")
+        if "steps" not in s and self.params.adaent_warmup_steps:
+            raise KeyError("ARGENT checkpoint state has no 'steps' (saved before adaent_warmup_steps existed)")
         self.steps = int(s.get("steps", 0))

@@ -4,15 +4,17 @@
 
 # %% ../../nbs/31_ceclip.losses.ipynb #95e602a7
 from __future__ import annotations
+from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 from torch import Tensor
+from ..core.config import doc
 from ..core.data import HARD_NEGATIVE_TYPES
-from ..core.losses import dist_info, gather_with_grad, masked_mean
+from ..core.losses import Columns, dist_info, gather_with_grad, masked_mean
 
 # %% auto #0
 __all__ = ['all_reduce_sum', 'itc_hn_loss', 'imc_loss', 'cmr_loss', 'threshold_stats', 'next_thresholds', 'thresholds_in_logits',
-           'ceclip_logits', 'ceclip_loss']
+           'ceclip_logits', 'CECLIPParams', 'ceclip_loss']
 
 # %% ../../nbs/31_ceclip.losses.ipynb #19609918
 def all_reduce_sum(x: Tensor) -> Tensor:
@@ -31,15 +33,15 @@ def itc_hn_loss(
     i2n: Tensor | None = None,
     neg_valid: Tensor | None = None,
     offset: int = 0,
-    reduction: str = "mean",
+    reduction_variant: str = "mean",
 ) -> Tensor:
     """Eq. 2 on logits: image->text cross-entropy of each row of `i2t` [B, N] extended by the hard-negative columns
     `i2n` [B, M] (where `neg_valid` is False: -inf, exactly nothing; `neg_valid` [M] for columns every row shares, the
     batch's negatives, or [B, M] per row, e.g. each image's own), text->image over `t2i` [B, N]; row i's positive is
-    column `offset + i`. mean: over rows, the two directions averaged (CLIP's); sum: Eq. 2 as written (2B x the
-    mean)."""
-    if reduction not in ("mean", "sum"):
-        raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
+    column `offset + i`. `reduction_variant` mean: over rows, the two directions averaged (CLIP's); sum: Eq. 2 as
+    written (2B x the mean)."""
+    if reduction_variant not in ("mean", "sum"):
+        raise ValueError(f"reduction_variant must be 'mean' or 'sum', got {reduction_variant!r}")
     if i2t.ndim != 2 or t2i.shape != i2t.shape:
         raise ValueError(
             f"i2t, t2i: expected two [B, N] logit matrices of one shape, got {tuple(i2t.shape)}, {tuple(t2i.shape)}"
@@ -55,7 +57,7 @@ def itc_hn_loss(
                 raise ValueError(f"neg_valid: expected [M] or [B, M] = {tuple(i2n.shape)}, got {tuple(nv.shape)}")
             i2n = i2n.masked_fill(~(nv if nv.ndim == 2 else nv[None]), float("-inf"))
         cols = torch.cat([i2t, i2n], 1)
-    if reduction == "sum":
+    if reduction_variant == "sum":
         return F.cross_entropy(cols, target, reduction="sum") + F.cross_entropy(t2i, target, reduction="sum")
     return (F.cross_entropy(cols, target) + F.cross_entropy(t2i, target)) / 2
 
@@ -64,43 +66,50 @@ def imc_loss(
     pos: Tensor,
     tt: Tensor,
     valid: Tensor | None = None,
-    form: str = "paper",
+    imc_variant: str = "paper",
     tt_all: Tensor | None = None,
-    reduction: str = "mean",
+    reduction_variant: str = "mean",
 ) -> Tensor:
-    """Intra-modal contrast from `pos` = S(I,T) [B] and `tt` = S(T,T_k) [B, K] (`valid` [B, K]). paper (Eq. 3):
-    logsumexp over the sample's valid T_k of S(T,T_k) minus S(I,T), mean over the samples with a valid negative (sum:
-    their sum, Eq. 3 as written); release (2024-01): cross-entropy, label 0, over [S(I,T) | `tt_all` = S(T, every batch
-    negative) [B, M]], unmasked, mean (sum: summed) over the samples."""
-    if reduction not in ("mean", "sum"):
-        raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
-    if form == "release":
+    """Intra-modal contrast from `pos` = S(I,T) [B] and `tt` = S(T,T_k) [B, K] (`valid` [B, K]). `imc_variant` paper
+    (Eq. 3): logsumexp over the sample's valid T_k of S(T,T_k) minus S(I,T), mean over the samples with a valid negative
+    (`reduction_variant` sum: their sum, Eq. 3 as written); release (2024-01): cross-entropy, label 0, over [S(I,T) |
+    `tt_all` = S(T, every batch negative) [B, M]], unmasked, mean (sum: summed) over the samples."""
+    if reduction_variant not in ("mean", "sum"):
+        raise ValueError(f"reduction_variant must be 'mean' or 'sum', got {reduction_variant!r}")
+    if imc_variant == "release":
         if tt_all is None:
-            raise ValueError("imc_loss(form='release') needs tt_all = S(T, every negative of the batch) [B, M]")
+            raise ValueError("imc_loss(imc_variant='release') needs tt_all = S(T, every negative of the batch) [B, M]")
         return F.cross_entropy(
             torch.cat([pos[:, None], tt_all], 1),
             torch.zeros(len(pos), dtype=torch.long, device=pos.device),
-            reduction=reduction,
+            reduction=reduction_variant,
         )
-    if form != "paper":
-        raise ValueError(f"imc form must be 'paper' or 'release', got {form!r}")
+    if imc_variant != "paper":
+        raise ValueError(f"imc_variant must be 'paper' or 'release', got {imc_variant!r}")
     if tt.ndim != 2 or pos.shape != tt.shape[:1]:
         raise ValueError(f"pos, tt: expected [B] and [B, K], got {tuple(pos.shape)}, {tuple(tt.shape)}")
     valid = torch.ones_like(tt, dtype=torch.bool) if valid is None else valid.to(torch.bool)
     has = valid.any(1)
     masked = tt.masked_fill(~valid, float("-inf")).masked_fill(~has[:, None], 0.0)  # finite rows: no NaN gradient
     terms = torch.logsumexp(masked, 1) - pos
-    return masked_mean(terms, has) if reduction == "mean" else torch.where(has, terms, torch.zeros_like(terms)).sum()
+    if reduction_variant == "mean":
+        return masked_mean(terms, has)
+    return torch.where(has, terms, torch.zeros_like(terms)).sum()
 
 # %% ../../nbs/31_ceclip.losses.ipynb #79a0b65a
 def cmr_loss(
-    pos: Tensor, neg: Tensor, thresholds: Tensor, types: Tensor, valid: Tensor | None = None, reduction: str = "mean"
+    pos: Tensor,
+    neg: Tensor,
+    thresholds: Tensor,
+    types: Tensor,
+    valid: Tensor | None = None,
+    reduction_variant: str = "mean",
 ) -> Tensor:
     """Cross-modal rank (Eq. 6): max(0, S(I,T_k) - S(I,T) + Th_k) per negative from `pos` = S(I,T) [B] and
-    `neg` = S(I,T_k) [B, K], the threshold [n_types] (detached) of each negative's `types` [B, K] entry; mean over the
-    valid negatives (sum: their sum, Eq. 6 as written)."""
-    if reduction not in ("mean", "sum"):
-        raise ValueError(f"reduction must be 'mean' or 'sum', got {reduction!r}")
+    `neg` = S(I,T_k) [B, K], the threshold [n_types] (logit units, detached) of each negative's `types` [B, K] entry;
+    mean over the valid negatives (`reduction_variant` sum: their sum, Eq. 6 as written)."""
+    if reduction_variant not in ("mean", "sum"):
+        raise ValueError(f"reduction_variant must be 'mean' or 'sum', got {reduction_variant!r}")
     if neg.ndim != 2 or pos.shape != neg.shape[:1] or types.shape != neg.shape:
         raise ValueError(
             f"pos, neg, types: expected [B], [B, K], [B, K], got {tuple(pos.shape)}, {tuple(neg.shape)}, "
@@ -108,7 +117,7 @@ def cmr_loss(
         )
     th = thresholds.detach().to(device=neg.device, dtype=neg.dtype)[types.long()]
     hinge = F.relu(neg - pos[:, None] + th)
-    if reduction == "mean":
+    if reduction_variant == "mean":
         return masked_mean(hinge, valid)
     return hinge.sum() if valid is None else torch.where(valid.to(torch.bool), hinge, torch.zeros_like(hinge)).sum()
 
@@ -135,30 +144,31 @@ def next_thresholds(
     prev: Tensor,
     gap: Tensor,
     count: Tensor,
-    u: float = 10.0,
+    threshold_cap: float = 10.0,
     clamp_zero: bool = False,
     scale: Tensor | float | None = None,
 ) -> Tensor:
-    """Eq. 7: Th_k <- min(u, gap_k) from the step's statistic (`threshold_stats`), per type; with `clamp_zero` also
-    >= 0 (the release); a type without a valid negative in the step (count 0) keeps its threshold. With `scale` (cosine
-    units: the logit scale of the step that measured `gap`) the logit gap is divided by it first: the mean cosine
-    gap."""
+    """Eq. 7: Th_k <- min(u, gap_k) from the step's statistic (`threshold_stats`), per type, u = `threshold_cap`; with
+    `clamp_zero` also >= 0 (the release); a type without a valid negative in the step (count 0) keeps its threshold.
+    With `scale` (cosine units: the logit scale of the step that measured `gap`) the logit gap is divided by it first:
+    the mean cosine gap."""
     gap = gap.detach().to(device=prev.device, dtype=prev.dtype)
     if scale is not None:
         gap = gap / torch.as_tensor(scale).detach().to(gap)
-    new = gap.clamp(max=u)
+    new = gap.clamp(max=threshold_cap)
     if clamp_zero:
         new = new.clamp(min=0)
     return torch.where(count.to(prev.device) > 0, new, prev)
 
 # %% ../../nbs/31_ceclip.losses.ipynb #53e5afd1
-def thresholds_in_logits(thresholds: Tensor, scale: Tensor | float, units: str = "logit") -> Tensor:
-    """The thresholds [n_types] as the hinge (Eq. 6) compares them with logit gaps: unchanged in `units` logit; in
-    `units` cosine (margins m on the cosine, S = s cos) s m, with the current logit scale `scale` (detached)."""
-    if units == "logit":
+def thresholds_in_logits(thresholds: Tensor, scale: Tensor | float, threshold_unit: str = "logit") -> Tensor:
+    """The thresholds [n_types] as the hinge (Eq. 6) compares them with logit gaps: unchanged in `threshold_unit`
+    logit; in `threshold_unit` cosine (margins m on the cosine, S = s cos) s m, with the current logit scale `scale`
+    (detached)."""
+    if threshold_unit == "logit":
         return thresholds
-    if units != "cosine":
-        raise ValueError(f"threshold units must be 'logit' or 'cosine', got {units!r}")
+    if threshold_unit != "cosine":
+        raise ValueError(f"threshold_unit must be 'logit' or 'cosine', got {threshold_unit!r}")
     return thresholds * torch.as_tensor(scale).detach().to(thresholds)
 
 # %% ../../nbs/31_ceclip.losses.ipynb #08fa3188
@@ -176,13 +186,14 @@ def _check_ceclip_shapes(image: Tensor, text: Tensor, negatives: Tensor):
         )
 
 # %% ../../nbs/31_ceclip.losses.ipynb #4ded4d34
-def _ceclip_sims(geometry, scale, image, text, K, all_image, all_text, all_negatives, valid, all_valid, offset) -> dict:
-    """`ceclip_logits`' similarities of the batch's `image`, `text` to the gathered pool (K negatives per caption in
-    `all_negatives`), with each row's own caption, negatives and their caption-negative similarities at `offset + i`."""
-    B = image.shape[0]
-    i2t, t2i = geometry.logits(image, all_text, scale), geometry.logits(text, all_image, scale)
-    i2n, tt_all = geometry.logits(image, all_negatives, scale), geometry.logits(text, all_negatives, scale)
-    r, N = torch.arange(B, device=image.device), all_text.shape[0]
+def _ceclip_sims(geometry, scale, image: Tensor, text: Tensor, valid: Tensor, cols: Columns, all_valid: Tensor) -> dict:
+    """`ceclip_logits`' similarities of the batch's `image`, `text` to the gathered pool `cols` (every field set; K
+    negatives per caption in `cols.negatives`, K = `valid`'s [B, K] columns), with each row's own caption, negatives and
+    their caption-negative similarities at `cols.offset + i`."""
+    (B, K), offset = valid.shape, cols.offset
+    i2t, t2i = geometry.logits(image, cols.b, scale), geometry.logits(text, cols.a, scale)
+    i2n, tt_all = geometry.logits(image, cols.negatives, scale), geometry.logits(text, cols.negatives, scale)
+    r, N = torch.arange(B, device=image.device), cols.b.shape[0]
     own = r + offset
     return {
         "i2t": i2t,
@@ -206,29 +217,102 @@ def ceclip_logits(
     scale: Tensor | float,
     valid: Tensor | None = None,
     *,
-    all_image=None,
-    all_text=None,
-    all_negatives=None,
-    all_valid=None,
-    offset: int | None = None,
+    columns: Columns | None = None,
+    all_valid: Tensor | None = None,
 ) -> dict:
     """Every similarity of the CE-CLIP losses, S = `geometry.logits` (scale x cosine on CLIP's sphere), from `image`,
     `text` [B, D] and hard `negatives` [B, K, D] (`valid` [B, K]); images, captions and negatives are gathered with
-    gradient from every process (or given as `all_*`: [N, D], [N, D], [N*K, D], [N*K]); row i's own is `offset + i`."""
+    gradient from every process, or given as `columns` (`Columns`: `a` images [N, D], `b` captions [N, D], `negatives`
+    [N*K, D], `offset`; a field left None is gathered here) with their validity `all_valid` [N*K]; row i's own is
+    `offset + i` (default rank * B)."""
     _check_ceclip_shapes(image, text, negatives)
     B, K, D = negatives.shape
-    if offset is None:
-        offset = dist_info()[0] * B
+    c = columns or Columns()
     valid = torch.ones(B, K, dtype=torch.bool, device=negatives.device) if valid is None else valid.to(torch.bool)
-    all_text = gather_with_grad(text) if all_text is None else all_text
-    all_image = gather_with_grad(image) if all_image is None else all_image
-    all_negatives = gather_with_grad(negatives.reshape(B * K, D)) if all_negatives is None else all_negatives
+    cols = Columns(
+        b=gather_with_grad(text) if c.b is None else c.b,
+        a=gather_with_grad(image) if c.a is None else c.a,
+        negatives=gather_with_grad(negatives.reshape(B * K, D)) if c.negatives is None else c.negatives,
+        offset=dist_info()[0] * B if c.offset is None else c.offset,
+    )
     all_valid = (
         (gather_with_grad(valid.reshape(-1).float()) > 0.5)
         if all_valid is None
         else all_valid.reshape(-1).to(torch.bool)
     )
-    return _ceclip_sims(geometry, scale, image, text, K, all_image, all_text, all_negatives, valid, all_valid, offset)
+    return _ceclip_sims(geometry, scale, image, text, valid, cols, all_valid)
+
+# %% ../../nbs/31_ceclip.losses.ipynb #c3d9a5f1
+@dataclass
+class CECLIPParams:
+    "Keys of the `ceclip` method (`method.ceclip.*`): loss weights, ablations, the thresholds, released-code choices."
+
+    imc_weight: float = doc(
+        0.2,
+        "weight alpha of the intra-modal contrast (Eq. 8; paper 0.2, current release 0.3); 0: Table 4 without IMC",
+        min=0,
+        renamed_from="alpha",
+    )
+    cmr_weight: float = doc(
+        0.4,
+        "weight beta of the cross-modal rank (Eq. 8; paper 0.4, current release 0.2); 0: Table 4 without CMR",
+        min=0,
+        renamed_from="beta",
+    )
+    contrastive_hard_negatives: bool = doc(
+        True,
+        "add the hard negatives to the image->text softmax (Eq. 2); false: CLIP's ITC (Eq. 1)",
+        renamed_from="itc_hard_negatives",
+    )
+    imc_variant: str = doc(
+        "paper",
+        "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch "
+        "negatives unmasked",
+        choices=("paper", "release"),
+        renamed_from="imc_form",
+    )
+    threshold_variant: str = doc(
+        "adaptive",
+        "adaptive: Eq. 7, min(threshold_cap, previous step's mean gap) per type | fixed: threshold_fixed (Fig. 5a)",
+        choices=("adaptive", "fixed"),
+        renamed_from="threshold",
+    )
+    threshold_fixed: float = doc(
+        5.0,
+        "the fixed threshold of every type (threshold_variant=fixed), in threshold_unit (Fig. 5a: 2, 5, 10 logits at "
+        "scale 100 = cosine 0.02, 0.05, 0.1)",
+        min=0,
+        renamed_from="threshold_value",
+    )
+    threshold_cap: float = doc(
+        10.0,
+        "upper bound u of the adaptive thresholds (Eq. 7), in threshold_unit (the paper: 10 logits at scale 100 = "
+        "cosine 0.1)",
+        min=0,
+        renamed_from="u",
+    )
+    clamp_zero: bool = doc(False, "release: the adaptive thresholds are clamped at 0 from below")
+    reset_each_epoch: bool = doc(False, "release: the adaptive thresholds are reset to 0 at the start of each epoch")
+    threshold_unit: str = doc(
+        "logit",
+        "unit of threshold_cap and threshold_fixed: logit (the paper's, at its scale 100) | cosine: cosine margins, "
+        "times the current logit scale in the hinge (the paper's u = 10 and fixed 2/5/10 are 0.1 and 0.02/0.05/0.1)",
+        choices=("logit", "cosine"),
+        renamed_from="threshold_units",
+    )
+    itc_variant: str = doc(
+        "release",
+        "hard negatives in the image->text softmax (Eq. 2): release: every negative of the batch (NegCLIP) | paper: "
+        "each image's own negatives only",
+        choices=("release", "paper"),
+    )
+    reduction_variant: str = doc(
+        "mean",
+        "mean: each term averaged (ITC : IMC : CMR at 1/2 : 1 : 1/4 of the paper's weights) | sum: the paper's sums "
+        "(Eq. 2, 3, 6) divided by the batch size",
+        choices=("mean", "sum"),
+        renamed_from="reduction",
+    )
 
 # %% ../../nbs/31_ceclip.losses.ipynb #530adf66
 def _itc_negatives(sims: dict, itc_variant: str, contrastive_hard_negatives: bool) -> tuple:
@@ -241,32 +325,24 @@ def _itc_negatives(sims: dict, itc_variant: str, contrastive_hard_negatives: boo
 
 # %% ../../nbs/31_ceclip.losses.ipynb #da81c573
 def ceclip_loss(
-    sims: dict,
-    types: Tensor,
-    thresholds: Tensor,
-    imc_weight: float = 0.2,
-    cmr_weight: float = 0.4,
-    imc_variant: str = "paper",
-    contrastive_hard_negatives: bool = True,
-    reduce=all_reduce_sum,
-    itc_variant: str = "release",
-    reduction: str = "mean",
+    sims: dict, types: Tensor, thresholds: Tensor, params: CECLIPParams | None = None, reduce=all_reduce_sum
 ) -> dict:
     """Eq. 8 from `ceclip_logits`: L = L_itc(hn) + imc_weight L_imc + cmr_weight L_cmr (the paper's alpha and beta) with
-    the step's `thresholds` [n_types] (logit units) and the negatives' `types` [B, K]. `itc_variant` release: each
-    image's softmax holds every negative of the batch; paper: its own only. `reduction` mean: each term's mean; sum: the
-    paper's sums / B (per sample). Returns 'loss', the terms (detached; L_itc(hn) as 'contrastive', the name of the
-    image-text contrastive term in every method), per type the thresholds used (`th_<type>`), the gap statistic for the
-    next ones (`gap_<type>`, `n_<type>`), and `hn_acc`."""
-    s = sims
-    hn = _itc_negatives(s, itc_variant, contrastive_hard_negatives)
-    con = itc_hn_loss(s["i2t"], s["t2i"], *hn, s["offset"], reduction)
-    imc = imc_loss(s["pos"], s["tt"], s["valid"], imc_variant, s["tt_all"], reduction)
-    cmr = cmr_loss(s["pos"], s["neg"], thresholds, types, s["valid"], reduction)
-    if reduction == "sum":
+    the step's `thresholds` [n_types] (logit units) and the negatives' `types` [B, K]; the keys are `params`'
+    (`CECLIPParams`, None: the defaults). `itc_variant` release: each image's softmax holds every negative of the
+    batch; paper: its own only. `reduction_variant` mean: each term's mean; sum: the paper's sums / B (per sample).
+    Returns 'loss', the terms (detached; L_itc(hn) as 'contrastive', the name of the image-text contrastive term in
+    every method), per type the thresholds used (`th_<type>`), the gap statistic for the next ones (`gap_<type>`,
+    `n_<type>`), and `hn_acc`."""
+    p, s = CECLIPParams() if params is None else params, sims
+    hn = _itc_negatives(s, p.itc_variant, p.contrastive_hard_negatives)
+    con = itc_hn_loss(s["i2t"], s["t2i"], *hn, s["offset"], p.reduction_variant)
+    imc = imc_loss(s["pos"], s["tt"], s["valid"], p.imc_variant, s["tt_all"], p.reduction_variant)
+    cmr = cmr_loss(s["pos"], s["neg"], thresholds, types, s["valid"], p.reduction_variant)
+    if p.reduction_variant == "sum":
         con, imc, cmr = (x / len(s["pos"]) for x in (con, imc, cmr))  # the paper's sums, per sample
     # a zero weight adds nothing at all
-    total = con + (imc_weight * imc if imc_weight else 0) + (cmr_weight * cmr if cmr_weight else 0)
+    total = con + (p.imc_weight * imc if p.imc_weight else 0) + (p.cmr_weight * cmr if p.cmr_weight else 0)
     gap, count = threshold_stats(s["pos"], s["neg"], types, s["valid"], len(thresholds), reduce)
     acc = masked_mean((s["pos"][:, None] > s["neg"]).float(), s["valid"]).detach()
     parts = {"loss": total, "contrastive": con.detach(), "imc": imc.detach(), "cmr": cmr.detach(), "hn_acc": acc}

@@ -4,89 +4,21 @@
 
 # %% ../../nbs/33_ceclip.method.ipynb #ac9fc89a
 from __future__ import annotations
-from dataclasses import dataclass
 import torch
-from ..core.config import doc, validate
+from ..core.config import validate
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.models import unwrap_model
 from ..core.registry import Method, register_method
-from .losses import ceclip_logits, ceclip_loss, next_thresholds, thresholds_in_logits
+from .losses import CECLIPParams, ceclip_logits, ceclip_loss, next_thresholds, thresholds_in_logits
 
 # %% auto #0
-__all__ = ['CECLIPParams', 'CECLIP']
-
-# %% ../../nbs/33_ceclip.method.ipynb #c632cda8
-@dataclass
-class CECLIPParams:
-    "Keys of the `ceclip` method (`method.ceclip.*`): loss weights, ablations, the thresholds, released-code choices."
-
-    imc_weight: float = doc(
-        0.2,
-        "weight alpha of the intra-modal contrast (Eq. 8; paper 0.2, current release 0.3); 0: Table 4 without IMC",
-        min=0,
-        renamed_from="alpha",
-    )
-    cmr_weight: float = doc(
-        0.4,
-        "weight beta of the cross-modal rank (Eq. 8; paper 0.4, current release 0.2); 0: Table 4 without CMR",
-        min=0,
-        renamed_from="beta",
-    )
-    contrastive_hard_negatives: bool = doc(
-        True,
-        "add the hard negatives to the image->text softmax (Eq. 2); false: CLIP's ITC (Eq. 1)",
-        renamed_from="itc_hard_negatives",
-    )
-    imc_variant: str = doc(
-        "paper",
-        "paper: Eq. 3 over the sample's valid negatives | release: 2024-01 code, S(I,T) in the denominator, all batch "
-        "negatives unmasked",
-        choices=("paper", "release"),
-        renamed_from="imc_form",
-    )
-    threshold: str = doc(
-        "adaptive",
-        "adaptive: Eq. 7, min(u, previous step's mean gap) per type | fixed: threshold_value (Fig. 5a)",
-        choices=("adaptive", "fixed"),
-    )
-    threshold_value: float = doc(
-        5.0,
-        "the fixed threshold of every type, in threshold_units (Fig. 5a: 2, 5, 10 logits at scale 100 = cosine 0.02, "
-        "0.05, 0.1)",
-        min=0,
-    )
-    u: float = doc(
-        10.0,
-        "upper bound of the adaptive thresholds (Eq. 7), in threshold_units (the paper: 10 logits at scale 100 = "
-        "cosine 0.1)",
-        min=0,
-    )
-    clamp_zero: bool = doc(False, "release: the adaptive thresholds are clamped at 0 from below")
-    reset_each_epoch: bool = doc(False, "release: the adaptive thresholds are reset to 0 at the start of each epoch")
-    threshold_units: str = doc(
-        "logit",
-        "units of u and threshold_value: logit (the paper's, at its scale 100) | cosine: cosine margins, times the "
-        "current logit scale in the hinge (the paper's u = 10 and fixed 2/5/10 are 0.1 and 0.02/0.05/0.1)",
-        choices=("logit", "cosine"),
-    )
-    itc_variant: str = doc(
-        "release",
-        "hard negatives in the image->text softmax (Eq. 2): release: every negative of the batch (NegCLIP) | paper: "
-        "each image's own negatives only",
-        choices=("release", "paper"),
-    )
-    reduction: str = doc(
-        "mean",
-        "mean: each term averaged (ITC : IMC : CMR at 1/2 : 1 : 1/4 of the paper's weights) | sum: the paper's sums "
-        "(Eq. 2, 3, 6) divided by the batch size",
-        choices=("mean", "sum"),
-    )
+__all__ = ['CECLIP']
 
 # %% ../../nbs/33_ceclip.method.ipynb #8331a2bd
 @register_method
 class CECLIP(Method):
     """CE-CLIP (Zhang et al., 2023): ITC with hard negatives + intra-modal contrast + cross-modal rank with adaptive
-    thresholds. The method state is the per-type thresholds (Eq. 7), in `threshold_units`: updated after each step,
+    thresholds. The method state is the per-type thresholds (Eq. 7), in `threshold_unit`: updated after each step,
     reset per epoch as released if asked; the hinge gets them in logits (cosine margins times the step's logit
     scale)."""
 
@@ -101,26 +33,25 @@ class CECLIP(Method):
         self.thresholds, self.epoch = self.initial_thresholds(), 0
 
     def initial_thresholds(self) -> torch.Tensor:
-        "0 per type (the release's start; Eq. 5 needs a previous step), or the fixed value."
-        v = self.params.threshold_value if self.params.threshold == "fixed" else 0.0
+        "0 per type (the release's start; Eq. 5 needs a previous step), or the fixed value (`threshold_fixed`)."
+        v = self.params.threshold_fixed if self.params.threshold_variant == "fixed" else 0.0
         return torch.full((len(HARD_NEGATIVE_TYPES),), float(v))
 
     def set_epoch(self, epoch: int) -> None:
         "With `reset_each_epoch` (adaptive thresholds), zero the thresholds when a new epoch starts."
-        if epoch != self.epoch and self.params.reset_each_epoch and self.params.threshold == "adaptive":
+        if epoch != self.epoch and self.params.reset_each_epoch and self.params.threshold_variant == "adaptive":
             self.thresholds = torch.zeros_like(self.thresholds)
         self.epoch = int(epoch)
 
     def after_step(self, parts: dict) -> None:
-        """Eq. 7 from the step's (process-reduced) gap statistics: Th_k <- min(u, gap_k) per type (adaptive only); in
-        cosine units the logit gap is first divided by the step's `logit_scale` (one of the parts)."""
-        if self.params.threshold != "adaptive":
+        """Eq. 7 from the step's (process-reduced) gap statistics: Th_k <- min(threshold_cap, gap_k) per type (adaptive
+        only); in cosine units the logit gap is first divided by the step's `logit_scale` (one of the parts)."""
+        p = self.params
+        if p.threshold_variant != "adaptive":
             return
         gap, n = (torch.stack([parts[f"{k}_{t}"] for t in HARD_NEGATIVE_TYPES]) for k in ("gap", "n"))
-        scale = parts["logit_scale"] if self.params.threshold_units == "cosine" else None
-        self.thresholds = next_thresholds(
-            self.thresholds.to(gap.device), gap, n, self.params.u, self.params.clamp_zero, scale
-        )
+        scale = parts["logit_scale"] if p.threshold_unit == "cosine" else None
+        self.thresholds = next_thresholds(self.thresholds.to(gap.device), gap, n, p.threshold_cap, p.clamp_zero, scale)
 
     def state_dict(self) -> dict:
         return {"thresholds": self.thresholds.detach().cpu().clone(), "epoch": self.epoch}
@@ -145,16 +76,6 @@ class CECLIP(Method):
             out["logit_scale"],
             batch.hard_negatives_valid,
         )
-        th = thresholds_in_logits(self.thresholds.to(text.device), out["logit_scale"], p.threshold_units)
-        parts = ceclip_loss(
-            sims,
-            batch.hard_negative_types,
-            th,
-            p.imc_weight,
-            p.cmr_weight,
-            p.imc_variant,
-            p.contrastive_hard_negatives,
-            itc_variant=p.itc_variant,
-            reduction=p.reduction,
-        )
+        th = thresholds_in_logits(self.thresholds.to(text.device), out["logit_scale"], p.threshold_unit)
+        parts = ceclip_loss(sims, batch.hard_negative_types, th, p)
         return {**parts, "logit_scale": out["logit_scale"].detach()}

@@ -23,7 +23,7 @@ from ..eval.report import figure_path, save_figure
 from ..eval.controls import hiershapes_foil_embeddings
 from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts
 from ..eval.suite import register_benchmark
-from ..core.schema import EvalCfg
+from ..schema import EvalCfg
 from ..datasets.common import open_first_images
 
 # %% auto #0

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import bisect, random
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, Protocol, Sequence
 import numpy as np
@@ -17,8 +18,8 @@ from ..datasets.coco_hn import read_processed, write_records
 # %% auto #0
 __all__ = ['MASK', 'MISSING_RELATION', 'NEGATIVE_KEYS', 'TYPE_POS', 'Token', 'Tagger', 'Filler', 'lexicon_pipeline',
            'SpacyTagger', 'replace_span', 'swap_spans', 'release_swap', 'relation_negative', 'mask_word',
-           'VocabularyFiller', 'FillMaskFiller', 'generate_negatives', 'save_records', 'load_records',
-           'cache_negatives', 'hiershapes_lexicon']
+           'VocabularyFiller', 'FillMaskFiller', 'NegativeOptions', 'generate_negatives', 'save_records',
+           'load_records', 'cache_negatives', 'hiershapes_lexicon']
 
 # %% ../../nbs/30_ceclip.negatives.ipynb #08fffd8f
 MASK = "<mask>"
@@ -275,19 +276,30 @@ class FillMaskFiller:
             out.append(cands[min(self.pick, len(cands) - 1)] if cands else "")
         return out
 
+# %% ../../nbs/30_ceclip.negatives.ipynb #9a7e3c51
+@dataclass
+class NegativeOptions:
+    """How `generate_negatives` edits a caption: `relation_min_nouns`, the noun tokens a relation swap needs
+    (`relation_negative`'s `min_nouns`; release: 3); `choose`, which word of a part of speech is masked ("random" |
+    "first", `mask_word`); `replace`, how a word is swapped or masked: at its token ("word") or as the first substring
+    that matches ("string", the release's)."""
+
+    relation_min_nouns: int = 3
+    choose: str = "random"
+    replace: str = "word"
+
 # %% ../../nbs/30_ceclip.negatives.ipynb #bf49da92
-def _plan(
-    text: str, tokens: Sequence[Token], seed: int, min_nouns: int, choose: str, replace: str
-) -> tuple[dict, list]:
+def _plan(text: str, tokens: Sequence[Token], seed: int, options: NegativeOptions) -> tuple[dict, list]:
     """(record of `text` with its relation negative and placeholders, [(key, masked text, POS, original word)]):
-    the masks are drawn by `mask_word` with `random.Random(f'{seed}|{text}')`, one per replacement type."""
-    rng = random.Random(f"{seed}|{text}")
-    rel = relation_negative(text, tokens, min_nouns, replace)
+    the masks are drawn by `mask_word` with `random.Random(f'{seed}|{text}')`, one per replacement type, as
+    `options` say."""
+    o, rng = options, random.Random(f"{seed}|{text}")
+    rel = relation_negative(text, tokens, o.relation_min_nouns, o.replace)
     rec = {"caption": text, "relation_aug_caption": MISSING_RELATION if rel is None else rel}
     asks = []
     for key, pos in TYPE_POS.items():
         rec[key] = text  # placeholder until filled (the project's missing-type text)
-        m = mask_word(text, tokens, pos, rng, choose, replace)
+        m = mask_word(text, tokens, pos, rng, o.choose, o.replace)
         if m is not None:
             asks.append((key, m[0], pos, m[1]))
     return rec, asks
@@ -329,23 +341,22 @@ def generate_negatives(
     image_ids=None,
     ids=None,
     seed: int = 0,
-    relation_min_nouns: int = 3,
-    choose: str = "random",
-    replace: str = "word",
     tokens: Sequence | None = None,
+    options: NegativeOptions | None = None,
 ) -> list[dict]:
     """One record per caption: `image_id`, `id` (default: the caption's index), `caption`, the 4 negatives under
     `NEGATIVE_KEYS`, the release's `valid_caption` and `hard_negatives_valid` (4 bools, `HARD_NEGATIVE_TYPES` order;
-    a missing type's text is the caption itself, '###' for the relation). Options: see `relation_negative`, `mask_word`;
-    `tokens`: the captions already tagged by `tagger` (then it is not called again)."""
-    captions = list(captions)
+    a missing type's text is the caption itself, '###' for the relation). `options`: how a caption is edited
+    (`NegativeOptions`, None: the defaults); `tokens`: the captions already tagged by `tagger` (then it is not called
+    again)."""
+    captions, options = list(captions), NegativeOptions() if options is None else options
     ids, image_ids = _caption_ids(captions, ids, image_ids)
     recs, asks = [], []
     tokens = tagger.tag(captions) if tokens is None else list(tokens)
     if len(tokens) != len(captions):
         raise ValueError(f"{len(captions)} captions but {len(tokens)} token lists")
     for i, (c, toks) in enumerate(zip(captions, tokens)):
-        rec, a = _plan(c, toks, seed, relation_min_nouns, choose, replace)
+        rec, a = _plan(c, toks, seed, options)
         recs.append(rec)
         asks += [(i, *x) for x in a]
     words = filler.fill([a[2] for a in asks], [a[3] for a in asks], [a[4] for a in asks]) if asks else []

@@ -5,6 +5,7 @@
 # %% ../../nbs/77_datasets.coco_hn.ipynb #33670946
 from __future__ import annotations
 import argparse, json, math, os, re, sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, NamedTuple
 import numpy as np
@@ -16,7 +17,7 @@ from .common import DataFormatError, load_image, open_text, where
 # %% auto #0
 __all__ = ['MISSING_RELATION', 'NEGATIVE_KEYS', 'COCO_KEYS', 'PROCESSED_FILE', 'MAX_LINE', 'PICKLED', 'processed_files',
            'HNRecord', 'check_record', 'read_jsonl_records', 'read_release_npy', 'read_processed', 'read_coco_hn',
-           'to_plain', 'write_records', 'convert_release', 'main', 'COCOHardNegatives']
+           'to_plain', 'write_records', 'convert_release', 'main', 'COCOHNOptions', 'COCOHardNegatives']
 
 # %% ../../nbs/77_datasets.coco_hn.ipynb #c8be283c
 MISSING_RELATION = "###"
@@ -281,13 +282,27 @@ def main(argv: list[str] | None = None):
     for w in written:
         print(f"wrote {w} ({sum(1 for _ in open_text(w))} records)")
 
+# %% ../../nbs/77_datasets.coco_hn.ipynb #5e8d2b17
+@dataclass
+class COCOHNOptions:
+    """How `COCOHardNegatives` finds its images and reads its files: `image_root`, the COCO image folder (None:
+    `coco_split/` beside the training file); `coco_split`, the split in the image names (None: the release's rule,
+    train2014 for split 'train', else val2014); `check_images`, look for every image at construction; `allow_pickle`,
+    read the release's pickled `.npy` (it runs code stored in the file)."""
+
+    image_root: str | Path | None = None
+    coco_split: str | None = None
+    check_images: bool = True
+    allow_pickle: bool = False
+
 # %% ../../nbs/77_datasets.coco_hn.ipynb #69c1a8d1
 class COCOHardNegatives(Dataset):
     """CE-CLIP's training files at `path` (a `processed_dataset{k}.jsonl` or a folder of them) as sample dicts keyed by
     `Batch` fields: the record's image, caption and its 4 negatives in `HARD_NEGATIVE_TYPES` order with their mask. The
     checked records are the first `n` at `path`; their images are `image_root/COCO_{coco_split}_{image_id:012d}.jpg`
-    (the release: train2014 for `split='train'`, else val2014). The release's pickled `.npy` is read only with
-    `allow_pickle` (it runs code stored in the file); convert it once instead (`convert_release`)."""
+    (the release: train2014 for `split='train'`, else val2014). `options`: `COCOHNOptions` (None: the defaults). The
+    release's pickled `.npy` is read only with `allow_pickle` (it runs code stored in the file); convert it once
+    instead (`convert_release`)."""
 
     provides = frozenset(
         {"index", "images", "captions", "hard_negatives", "hard_negative_types", "hard_negatives_valid"}
@@ -297,16 +312,14 @@ class COCOHardNegatives(Dataset):
         self,
         path,
         split: str = "train",
-        image_root=None,
         image_size: int | None = 224,
         n: int | None = None,
         seed: int = 0,
         fields: Iterable[str] | None = None,
         transform=None,
-        check_images: bool = True,
-        coco_split: str | None = None,
-        allow_pickle: bool = False,
+        options: COCOHNOptions | None = None,
     ):
+        o = self.options = COCOHNOptions() if options is None else options
         self.path, self.split, self.image_size, self.seed, self.transform = (
             Path(path),
             split,
@@ -314,16 +327,16 @@ class COCOHardNegatives(Dataset):
             int(seed),
             transform,
         )
-        self.coco_split = coco_split or ("train2014" if split == "train" else "val2014")  # the release's rule
+        self.coco_split = o.coco_split or ("train2014" if split == "train" else "val2014")  # the release's rule
         base = self.path if self.path.is_dir() else self.path.parent
-        self.image_root = Path(image_root) if image_root is not None else base / self.coco_split
-        self.records = read_coco_hn(self.path, allow_pickle)[: None if n is None else int(n)]
+        self.image_root = Path(o.image_root) if o.image_root is not None else base / self.coco_split
+        self.records = read_coco_hn(self.path, o.allow_pickle)[: None if n is None else int(n)]
         if not self.records:
             raise ValueError(f"{self!r} has no records")
         self.fields = check_fields(
             self.provides, self.provides if fields is None else fields, repr(self), "the `fields` argument"
         )
-        if check_images and "images" in self.fields:
+        if o.check_images and "images" in self.fields:
             self.check_images()
 
     def __len__(self):
@@ -378,12 +391,11 @@ def _build_coco_hn(cfg, fields=None):
     return COCOHardNegatives(
         cfg.path,
         cfg.split,
-        image_root=cfg.image_root,
         image_size=cfg.image_size,
         n=cfg.n,
         seed=cfg.seed,
         fields=fields,
-        allow_pickle=cfg.allow_pickle,
+        options=COCOHNOptions(image_root=cfg.image_root, allow_pickle=cfg.allow_pickle),
     )
 
 

@@ -4,8 +4,9 @@
 
 # %% ../../nbs/74_datasets.grit.ipynb #51883f13
 from __future__ import annotations
-import glob, io, json, math, os, random, re, tarfile, warnings
+import functools, glob, io, json, math, os, random, re, tarfile, warnings
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 import numpy as np
@@ -23,7 +24,8 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['IMAGE_EXTS', 'MIN_BOX_AREA', 'ALLOW_PIPE', 'GRIT_FIELDS', 'SHARD_STRIDE', 'GritFormatError', 'NoUsableBox',
            'sample_format', 'choose_boxes', 'grit_boxes', 'parse_sample', 'check_shard_url', 'expand_shards',
-           'worker_info', 'scan_shard', 'GritShards', 'read_sample', 'GritIndexed', 'build_grit', 'build_grit_stream']
+           'GritOptions', 'StreamOptions', 'worker_info', 'scan_shard', 'GritShards', 'read_sample', 'GritIndexed',
+           'build_grit', 'build_grit_stream']
 
 # %% ../../nbs/74_datasets.grit.ipynb #aa02aa0a
 class GritFormatError(DataFormatError):
@@ -144,8 +146,8 @@ def grit_boxes(raw: dict, wh: str, size: tuple[int, int], min_box_area: int = MI
     return cap, out
 
 # %% ../../nbs/74_datasets.grit.ipynb #6334a217
-def _parse_hycoclip(raw: dict, wh: str, key, need_image: bool, need_boxes: bool, max_boxes, seed: int, epoch: int):
-    "(caption, image or None, [(phrase, crop)]) of a sample in HyCoCLIP's processed format (`parse_sample`)."
+def _parse_hycoclip(raw: dict, wh: str, need_image: bool, need_boxes: bool, pick: Callable):
+    "(caption, image or None, [(phrase, crop)]) of a sample in HyCoCLIP's format; `pick(n)`: the boxes kept of n."
     im_m = _image_member(raw, "child")
     if im_m is None:
         raise GritFormatError.at(
@@ -176,7 +178,7 @@ def _parse_hycoclip(raw: dict, wh: str, key, need_image: bool, need_boxes: bool,
     image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image else None
     boxes = []
     if need_boxes:
-        for i in choose_boxes(n, max_boxes, seed, epoch, key):
+        for i in pick(n):
             phrase = _text(raw, f"parent{i:03d}.txt", wh)
             if not phrase.strip():
                 raise GritFormatError.at(wh, f"empty noun phrase (parent{i:03d}.txt)")
@@ -185,10 +187,9 @@ def _parse_hycoclip(raw: dict, wh: str, key, need_image: bool, need_boxes: bool,
     return cap, image, boxes
 
 # %% ../../nbs/74_datasets.grit.ipynb #483174c4
-def _parse_grit(
-    raw: dict, wh: str, key, need_image: bool, need_boxes: bool, max_boxes, seed: int, epoch: int, min_box_area: int
-):
-    "(caption, image or None, [(phrase, crop)]) of a raw GRIT sample, its boxes chosen as HyCoCLIP's conversion does."
+def _parse_grit(raw: dict, wh: str, need_image: bool, need_boxes: bool, pick: Callable, min_box_area: int):
+    """(caption, image or None, [(phrase, crop)]) of a raw GRIT sample, its boxes chosen as HyCoCLIP's conversion does
+    (larger than `min_box_area` pixels, a new phrase), then `pick(n)`: the indices of those kept."""
     im_m = _image_member(raw, None)
     if im_m is None:
         raise GritFormatError.at(wh, f"no image (expected one of {list(IMAGE_EXTS)})")
@@ -200,10 +201,7 @@ def _parse_grit(
         )
     image = open_image(raw[im_m], f"{wh}: {im_m}", error=GritFormatError) if need_image or need_boxes else None
     boxes = (
-        [
-            (chosen[i][0], image.crop(chosen[i][1]) if need_boxes else None)
-            for i in choose_boxes(len(chosen), max_boxes, seed, epoch, key)
-        ]
+        [(chosen[i][0], image.crop(chosen[i][1]) if need_boxes else None) for i in pick(len(chosen))]
         if need_boxes
         else []
     )
@@ -227,9 +225,10 @@ def parse_sample(
     found = sample_format(raw)
     if fmt != "auto" and found != fmt:
         raise GritFormatError.at(wh, f"is in {found!r} format but the dataset was opened with format={fmt!r}")
+    pick = functools.partial(choose_boxes, max_boxes=max_boxes, seed=seed, epoch=epoch, key=key)  # pick(n)
     if found == "hycoclip":
-        return (found, *_parse_hycoclip(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch))
-    return (found, *_parse_grit(raw, wh, key, need_image, need_boxes, max_boxes, seed, epoch, min_box_area))
+        return (found, *_parse_hycoclip(raw, wh, need_image, need_boxes, pick))
+    return (found, *_parse_grit(raw, wh, need_image, need_boxes, pick, min_box_area))
 
 # %% ../../nbs/74_datasets.grit.ipynb #a8b01208
 ALLOW_PIPE = "ARGENT_NB_ALLOW_PIPE"
@@ -293,6 +292,30 @@ def expand_shards(urls: str | Sequence[str]) -> list[str]:
         raise FileNotFoundError(f"{len(missing)} of {len(out)} shard(s) do not exist, e.g. {missing[:3]}")
     return out
 
+# %% ../../nbs/74_datasets.grit.ipynb #b7a5ed5f
+@dataclass(frozen=True)
+class GritOptions:
+    """How a GRIT dataset (`GritIndexed`, `GritShards`) makes fields of a raw sample: the `resize` rule ('auto': center
+    crop for HyCoCLIP's processed shards, border for raw GRIT; 'center_crop'; 'border'), a `transform` (PIL image ->
+    tensor [3, S, S]) in its place, the shard `format` ('auto', 'hycoclip', 'grit') and the `min_box_area` (pixels) a
+    raw GRIT box must exceed (HyCoCLIP's conversion: 32 x 32)."""
+
+    resize: str = "auto"
+    transform: Callable | None = None
+    format: str = "auto"
+    min_box_area: int = MIN_BOX_AREA
+
+# %% ../../nbs/74_datasets.grit.ipynb #de95d8bd
+@dataclass(frozen=True)
+class StreamOptions:
+    """How `GritShards` reads its stream: a buffer shuffle of `shuffle_buffer` samples (0: none; HyCoCLIP uses 4000),
+    shards split across processes (`split_nodes`; False: every process reads them all) and malformed samples skipped
+    and counted (`skip_bad`) instead of raised."""
+
+    shuffle_buffer: int = 0
+    split_nodes: bool = True
+    skip_bad: bool = False
+
 # %% ../../nbs/74_datasets.grit.ipynb #e52ec7f9
 GRIT_FIELDS = frozenset({"images", "captions", "box_images", "box_texts", "boxes_valid", "index"})
 "Fields a GRIT dataset provides."
@@ -301,7 +324,8 @@ GRIT_FIELDS = frozenset({"images", "captions", "box_images", "box_texts", "boxes
 class _GritBase:
     provides = GRIT_FIELDS
 
-    def _setup(self, image_size, max_boxes, fields, seed, resize, transform, fmt, min_box_area):
+    def _setup(self, image_size, max_boxes, fields, seed, options: GritOptions):
+        resize, transform, fmt, min_box_area = options.resize, options.transform, options.format, options.min_box_area
         if image_size < 8:
             raise ValueError(f"image_size must be >= 8 pixels, got {image_size}")
         if max_boxes is not None and max_boxes < 1:
@@ -471,20 +495,23 @@ class GritShards(_GritBase, IterableDataset):
         fields=None,
         seed: int = 0,
         n: int | None = None,
-        shuffle_buffer: int = 0,
-        split_nodes: bool = True,
-        skip_bad: bool = False,
-        resize: str = "auto",
-        transform: Callable | None = None,
-        format: str = "auto",
-        min_box_area: int = MIN_BOX_AREA,
+        options: GritOptions | None = None,
+        stream: StreamOptions | None = None,
     ):
+        """`urls` (`expand_shards`), `image_size`, at most `max_boxes` boxes a sample (None: all), `fields` (None: all),
+        the `seed` of orders and box subsets, `n` samples per epoch (None: one pass); `options`: `GritOptions`;
+        `stream`: `StreamOptions`."""
+        st = stream or StreamOptions()
         self.shards = expand_shards(urls)
-        self._setup(image_size, max_boxes, fields, seed, resize, transform, format, min_box_area)
+        self._setup(image_size, max_boxes, fields, seed, options or GritOptions())
         self.n = None if n is None else int(n)
         if self.n is not None and self.n < 1:
             raise ValueError(f"n must be >= 1, got {n}")
-        self.shuffle_buffer, self.split_nodes, self.skip_bad = int(shuffle_buffer), bool(split_nodes), bool(skip_bad)
+        self.shuffle_buffer, self.split_nodes, self.skip_bad = (
+            int(st.shuffle_buffer),
+            bool(st.split_nodes),
+            bool(st.skip_bad),
+        )
         self._number = {u: i for i, u in enumerate(self.shards)}
         self._count = None
         self.stats = Counter()
@@ -674,18 +701,18 @@ class GritIndexed(_GritBase, Dataset):
         fields=None,
         seed: int = 0,
         n: int | None = None,
-        resize: str = "auto",
-        transform: Callable | None = None,
-        format: str = "auto",
-        min_box_area: int = MIN_BOX_AREA,
+        options: GritOptions | None = None,
     ):
+        """`urls` (`expand_shards`, local files), `image_size`, at most `max_boxes` boxes a sample (None: all),
+        `fields` (None: all), the `seed` of the box subsets, the first `n` usable samples (None: all); `options`:
+        `GritOptions`."""
         self.shards = expand_shards(urls)
         remote = [u for u in self.shards if "://" in u or u.startswith("pipe:")]
         if remote:
             raise ValueError(
                 f"GritIndexed reads local shards by seeking; {remote[0]!r} is not local (use GritShards to stream it)"
             )
-        self._setup(image_size, max_boxes, fields, seed, resize, transform, format, min_box_area)
+        self._setup(image_size, max_boxes, fields, seed, options or GritOptions())
         self._shard, self._start, self._end, self.stats = _index_shards(self.shards, n, self.format, self.min_box_area)
         self._fh, self._pid = {}, None
 
@@ -743,7 +770,7 @@ def build_grit(cfg, fields=None) -> GritIndexed:
 # %% ../../nbs/74_datasets.grit.ipynb #88fc5045
 def build_grit_stream(cfg, fields=None) -> GritShards:
     "The streaming GRIT dataset of a `DataCfg` (`data.name=grit_stream`), with fixed-size epochs for DDP."
-    ds = GritShards(cfg.path, shuffle_buffer=1000, **_grit_args(cfg, fields))
+    ds = GritShards(cfg.path, stream=StreamOptions(shuffle_buffer=1000), **_grit_args(cfg, fields))
     if ds.n is None:
         ds.n = ds.count()
     return ds

@@ -4,8 +4,9 @@
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #8112870f
 from __future__ import annotations
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import urlparse
 from torch import Tensor
 from torch.utils.data import Dataset
@@ -16,7 +17,7 @@ from .common import DataFormatError, load_image, open_first_images, open_text, r
 
 # %% auto #0
 __all__ = ['N_TIERS', 'TIER_SEP', 'HierItem', 'HierPair', 'HierCandidates', 'split_tiers', 'read_hierarcaps_test',
-           'read_hierarcaps_train', 'read_hierarcaps_candidates', 'read_image_map', 'HierarCaps']
+           'read_hierarcaps_train', 'read_hierarcaps_candidates', 'read_image_map', 'HierarCapsOptions', 'HierarCaps']
 
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #5fae5de7
 N_TIERS = 4
@@ -179,11 +180,24 @@ def _image_files(
         files.append(image_root / _url_name(v))
     return files
 
+# %% ../../nbs/71_datasets.hierarcaps.ipynb #a3716e94
+@dataclass(frozen=True)
+class HierarCapsOptions:
+    """How a `HierarCaps` dataset finds and reads its images: test-split file names from the template `image_name`
+    (keys `{basename}`, `{stem}`, `{id}`), train-split files from `image_map` (a dict or a TSV file, original caption ->
+    file or URL), a `transform` of each image tensor, and whether every image is checked when the dataset is built
+    (`check_images`)."""
+
+    image_name: str = "{basename}"
+    image_map: Mapping | str | Path | None = None
+    transform: Callable | None = None
+    check_images: bool = True
+
 # %% ../../nbs/71_datasets.hierarcaps.ipynb #64e5b1db
 class HierarCaps(Dataset):
     """HierarCaps as a torch `Dataset` of sample dicts keyed by `Batch` field names. `split='test'` reads the test CSV
     (`id, captions, image_url`), `split='train'` the train CSV (`positive, negative`). Images are provided only with
-    `image_root` (and, for train, `image_map`): see `provides`."""
+    `image_root` (and, for train, `options.image_map`): see `provides`; `options`: `HierarCapsOptions`."""
 
     provides = frozenset({"images", "captions", "tiers", "tier_negatives", "tier_negatives_valid", "index"})
     "Fields a HierarCaps dataset with images provides; an instance without images provides these minus 'images'."
@@ -195,28 +209,26 @@ class HierarCaps(Dataset):
         split: str = "test",
         image_root: str | Path | None = None,
         image_size: int = 224,
-        image_name: str = "{basename}",
-        image_map: Mapping | str | Path | None = None,
         n: int | None = None,
         fields: Iterable[str] | None = None,
-        transform=None,
-        check_images: bool = True,
+        options: HierarCapsOptions | None = None,
     ):
+        o = options or HierarCapsOptions()
         if split not in self.SPLITS:
             raise ValueError(f"unknown split {split!r}; expected one of {list(self.SPLITS)}")
-        self.path, self.split, self.image_size, self.transform = Path(path), split, int(image_size), transform
+        self.path, self.split, self.image_size, self.transform = Path(path), split, int(image_size), o.transform
         self.items = read_hierarcaps_test(path) if split == "test" else read_hierarcaps_train(path)
         if n is not None:
             self.items = self.items[: int(n)]
         self.image_root = None if image_root is None else Path(image_root)
-        self._files = _image_files(self.items, split, self.path, self.image_root, image_name, image_map)
+        self._files = _image_files(self.items, split, self.path, self.image_root, o.image_name, o.image_map)
         self.provides = type(self).provides if self._files is not None else type(self).provides - {"images"}
         self.fields = (
             self.provides
             if fields is None
             else check_fields(self.provides, fields, repr(self), "the `fields` argument")
         )
-        if self._files is not None and check_images and "images" in self.fields:
+        if self._files is not None and o.check_images and "images" in self.fields:
             self._check_images()
 
     def __len__(self):

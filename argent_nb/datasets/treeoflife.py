@@ -4,6 +4,7 @@
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #1cc622c4
 from __future__ import annotations
+from dataclasses import dataclass
 import zlib
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterable, NamedTuple, Sequence
@@ -20,8 +21,8 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['RANKS', 'ROOT_TEXT', 'FOLDER_FORMAT', 'TOL_COLUMNS', 'INAT_RANK_KEYS', 'RARE_COLUMNS', 'SPLIT_IDS', 'TaxonSample',
            'taxon_leaf', 'parse_folder_name', 'treeoflife_csv', 'read_treeoflife', 'read_inat21', 'read_bioclip_rare',
-           'rank_chain_leaf', 'read_hier_retrieval', 'split_id', 'rcme_train_transform', 'seeded', 'TaxonImages',
-           'TreeOfLife', 'INat21', 'BioCLIPRare', 'HierRetrieval', 'one_per_species']
+           'rank_chain_leaf', 'read_hier_retrieval', 'split_id', 'rcme_train_transform', 'seeded', 'TaxonImagesOptions',
+           'TaxonImages', 'TreeOfLife', 'INat21', 'BioCLIPRare', 'HierRetrieval', 'one_per_species']
 
 # %% ../../nbs/75_datasets.treeoflife.ipynb #413fdb66
 RANKS = ("kingdom", "phylum", "class", "order", "family", "genus", "species")
@@ -384,12 +385,23 @@ def seeded(transform, x, key) -> torch.Tensor:
         torch.manual_seed(seed)
         return transform(x)
 
+# %% ../../nbs/75_datasets.treeoflife.ipynb #e053c2f7
+@dataclass(frozen=True)
+class TaxonImagesOptions:
+    """How a `TaxonImages` dataset reads its images: a `transform` of each image tensor, whether every image file is
+    checked when the dataset is built (`check_images`), and the release's training augmentation (`augment`:
+    `rcme_train_transform`, keyed by [seed, split, i, 4, epoch]; `data.augment`)."""
+
+    transform: Callable | None = None
+    check_images: bool = True
+    augment: bool = False
+
 # %% ../../nbs/75_datasets.treeoflife.ipynb #9d493309
 class TaxonImages(Dataset):
     """Images of tree-of-life taxa (a list of `TaxonSample`, the first `n`) as a torch `Dataset` of sample dicts keyed
     by `Batch` field names, with the samples' `Taxonomy`. Sample `i` is a pure function of (samples, seed, split, i):
     its hard negatives are drawn from `np.random.default_rng([seed, split_id(split), i, 2])` (rank-matched) and `[...,
-    3]` (random); with `augment` its image from `[..., 4, epoch]`."""
+    3]` (random); with `options.augment` its image from `[..., 4, epoch]`. `options`: `TaxonImagesOptions`."""
 
     provides = frozenset(
         {
@@ -406,7 +418,7 @@ class TaxonImages(Dataset):
         }
     )
     NEGATIVE_STREAMS = {"rank_matched": 2, "random": 3}
-    augments = True  # `augment=True`: the release's train transform, keyed by [..., 4, epoch]
+    augments = True  # `TaxonImagesOptions(augment=True)`: the release's train transform, keyed by [..., 4, epoch]
 
     def __init__(
         self,
@@ -416,29 +428,28 @@ class TaxonImages(Dataset):
         n: int | None = None,
         seed: int = 0,
         fields: Iterable[str] | None = None,
-        transform=None,
-        check_images: bool = True,
         source: str = "",
-        augment: bool = False,
+        options: TaxonImagesOptions | None = None,
     ):
+        o = options or TaxonImagesOptions()
         self.samples = list(samples)[: None if n is None else int(n)]
         self.split, self.seed, self.image_size, self.transform, self.source = (
             split,
             int(seed),
             image_size,
-            transform,
+            o.transform,
             source,
         )
         if not self.samples:
             raise ValueError(f"{self!r} has no samples")
-        if augment and not image_size:
+        if o.augment and not image_size:
             raise ValueError(f"{self!r}: augment=True needs an image_size")
-        self.augment, self.epoch = bool(augment), 0
+        self.augment, self.epoch = bool(o.augment), 0
         self.taxonomy = Taxonomy(sorted({s.leaf for s in self.samples}), rank_names=RANKS)
         self.fields = check_fields(
             self.provides, self.provides if fields is None else fields, repr(self), "the `fields` argument"
         )
-        if check_images and "images" in self.fields:
+        if o.check_images and "images" in self.fields:
             self.check_images()
 
     def __len__(self):
@@ -583,7 +594,7 @@ def _builder(name: str, cls: type, what: str) -> Callable:
             n=cfg.n,
             seed=cfg.seed,
             fields=fields,
-            augment=getattr(cfg, "augment", False),
+            options=TaxonImagesOptions(augment=getattr(cfg, "augment", False)),
         )
 
     return build

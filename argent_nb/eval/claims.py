@@ -11,8 +11,8 @@ from .report import markdown_table
 
 # %% auto #0
 __all__ = ['VERDICTS', 'verdict', 'Decision', 'runs_array', 'cluster_labels', 'leave_one_out', 'jackknife_var',
-           'difference_parts', 'decide', 'null_runs', 'error_rates', 'holm', 'cluster_se', 'off_chance', 'claim_row',
-           'verdict_table', 'plot_claims']
+           'difference_parts', 'RuleOptions', 'decide', 'null_runs', 'error_rates', 'holm', 'cluster_se', 'off_chance',
+           'Gate', 'claim_row', 'verdict_table', 'plot_claims']
 
 # %% ../../nbs/79c_eval.claims.ipynb #2726cc6b
 VERDICTS = ("holds", "reversed", "inconclusive")
@@ -155,9 +155,10 @@ def difference_parts(ta, ja, tb, jb, paired: bool) -> tuple[float, list[tuple[st
     ]
 
 # %% ../../nbs/79c_eval.claims.ipynb #a6ce8a4a
-def _decide_runs(a, b, direction: int, paired_seeds: bool, level: float, margin: float):
+def _decide_runs(a, b, direction: int, paired_seeds: bool, margin: float):
     """The per-item outcomes `a`, `b` of `decide` as `runs_array`s, checked against each other (the same items; as
-    many runs, or one of B, where paired by seed) and against `level`, `margin` and `direction`."""
+    many runs, or one of B, where paired by seed) and against `margin` and `direction` (`RuleOptions` checks the
+    level)."""
     a, b = runs_array(a, "a"), runs_array(b, "b")
     if a.shape[1:] != b.shape[1:]:
         raise ValueError(f"a and b must score the same test items: a has items of shape {a.shape[1:]}, b {b.shape[1:]}")
@@ -167,8 +168,6 @@ def _decide_runs(a, b, direction: int, paired_seeds: bool, level: float, margin:
             f"paired seeds need as many runs of a as of b, got {sa} and {sb}; paired_seeds=False treats the runs as "
             "independent"
         )
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
     if margin < 0:
         raise ValueError(f"margin must be >= 0, got {margin}")
     if margin and direction != 1:
@@ -189,33 +188,50 @@ def _t_interval(diff: float, parts: list[tuple[str, float, int]], level: float, 
     p = float(2 * scipy.stats.t.sf(abs(z) / se, df)) if se > 0 else float(z == 0)
     return se, df, lo, hi, p, (q + float(scipy.stats.t.ppf(0.8, df))) * se
 
+# %% ../../nbs/79c_eval.claims.ipynb #c79ropts
+@dataclass(frozen=True)
+class RuleOptions:
+    """The decision rule's options (`decide`): the interval's confidence `level`, whether the runs of A and B are paired
+    by seed (`paired_seeds`; False: independent runs, each model's seed part on its own) and at most `max_blocks`
+    jackknife blocks for a `stat` that is not the mean (`leave_one_out`)."""
+
+    level: float = 0.95
+    paired_seeds: bool = True
+    max_blocks: int = 100
+
+    def __post_init__(self):
+        if not 0 < self.level < 1:
+            raise ValueError(f"level must be in (0, 1), got {self.level}")
+        if not (isinstance(self.max_blocks, int) and self.max_blocks >= 2):
+            raise ValueError(f"max_blocks must be an int >= 2 (a jackknife needs 2 blocks), got {self.max_blocks!r}")
+
 # %% ../../nbs/79c_eval.claims.ipynb #937e1149
 def decide(
     a,
     b,
     direction: int = 1,
     stat: Callable | None = None,
-    level: float = 0.95,
-    paired_seeds: bool = True,
+    *,
     groups=None,
     margin: float = 0.0,
-    max_blocks: int = 100,
+    opts: RuleOptions | None = None,
 ) -> Decision:
     """Decide "A is higher than B" (`direction=1`; -1: lower; with `margin` > 0: "A is not lower than B by more than
     `margin`") from per-item outcomes `a`, `b` of the same items ([N], [S, N] or [S, N, k]: `runs_array`) by the rule
-    above: runs paired by seed (`paired_seeds`; a B of one run is a fixed reference), `stat` the metric (None: the
-    mean), items in clusters `groups`, their jackknife in at most `max_blocks` blocks for a `stat`."""
-    a, b = _decide_runs(a, b, direction, paired_seeds, level, margin)
+    above: `stat` the metric (None: the mean), items in clusters `groups`, the rule's options `opts` (`RuleOptions`:
+    level, runs paired by seed (a B of one run is a fixed reference), jackknife blocks for a `stat`)."""
+    o = opts or RuleOptions()
+    a, b = _decide_runs(a, b, direction, o.paired_seeds, margin)
     (sa, n), sb = a.shape[:2], b.shape[0]
     inv, g = cluster_labels(n, groups)
-    (ta, ja), (tb, jb) = (leave_one_out(x, inv, g, stat, max_blocks) for x in (a, b))
-    paired = paired_seeds or sb == 1
+    (ta, ja), (tb, jb) = (leave_one_out(x, inv, g, stat, o.max_blocks) for x in (a, b))
+    paired = o.paired_seeds or sb == 1
     if paired and sb == 1 and sa > 1:
         tb, jb = np.repeat(tb, sa), np.repeat(jb, sa, 0)
     diff, parts = difference_parts(ta, ja, tb, jb, paired)
-    se, df, lo, hi, p, detectable = _t_interval(diff, parts, level, margin)
+    se, df, lo, hi, p, detectable = _t_interval(diff, parts, o.level, margin)
     verd = verdict(lo + margin, hi + margin, direction)
-    return Decision(diff, lo, hi, verd, direction, n, (sa, sb), level, se, float(df), p, detectable, margin)
+    return Decision(diff, lo, hi, verd, direction, n, (sa, sb), o.level, se, float(df), p, detectable, margin)
 
 # %% ../../nbs/79c_eval.claims.ipynb #c223203c
 def null_runs(
@@ -299,6 +315,20 @@ def off_chance(
     name's standard error in `controls_se`)."""
     return {k: v for k, v in controls.items() if abs(v - chance) > max(tolerance, z * (controls_se or {}).get(k, 0.0))}
 
+# %% ../../nbs/79c_eval.claims.ipynb #c79gate0
+@dataclass(frozen=True)
+class Gate:
+    """The shortcut controls that gate a claim (`claim_row`): `controls` ({name: value on the claim's metric}), the
+    metric's `chance`, and each control's band, max(`tolerance`, `z` x its standard error in `controls_se`, 0 where not
+    given). Its fields are `off_chance`'s arguments by name (`off_chance(**vars(gate))`): a control farther from chance
+    than its band makes the claim not decidable."""
+
+    controls: dict | None = None
+    chance: float | None = None
+    tolerance: float = 0.03
+    controls_se: dict | None = None
+    z: float = 1.96
+
 # %% ../../nbs/79c_eval.claims.ipynb #2cd80cd0
 def claim_row(
     claim: str,
@@ -307,26 +337,23 @@ def claim_row(
     b,
     direction: int = 1,
     margin: float = 0.0,
-    controls: dict | None = None,
-    chance: float | None = None,
-    tolerance: float = 0.03,
-    controls_se: dict | None = None,
-    z: float = 1.96,
+    gate: Gate | None = None,
     **kw,
 ) -> dict:
     """A claim decided, as a row of a verdict table: `claim` (its words), `paper` (the paper's number, its words), the
-    means `A` and `B` of the per-item outcomes `a`, `b` (`decide`'s inputs, `kw` to it) and `decision` for the claim
-    that A is higher (`direction=1`) or lower (-1), or not lower by more than `margin`. `controls` ({name: value on this
-    metric}) and `chance`: a control farther from chance than its band, max(`tolerance`, `z` x its standard error in
-    `controls_se`, 0 where not given), makes the claim not decidable."""
+    means `A` and `B` of the per-item outcomes `a`, `b` (`decide`'s inputs, `kw` to it: `stat`, `groups`, `opts`) and
+    `decision` for the claim that A is higher (`direction=1`) or lower (-1), or not lower by more than `margin`.
+    `gate` (`Gate`: the controls' values on this metric and its chance): a control farther from chance than its band
+    makes the claim not decidable."""
+    g = gate or Gate()
     a, b = runs_array(a, "a"), runs_array(b, "b")
     d = decide(a, b, direction, margin=margin, **kw)
-    if controls and chance is None:
-        raise ValueError(f"{claim}: controls need the metric's chance value (chance=)")
-    off = off_chance(controls or {}, chance, tolerance, controls_se, z)
+    if g.controls and g.chance is None:
+        raise ValueError(f"{claim}: controls need the metric's chance value (Gate's chance)")
+    off = off_chance(g.controls or {}, g.chance, g.tolerance, g.controls_se, g.z)
     if off:
-        name = max(off, key=lambda k: abs(off[k] - chance))
-        d = replace(d, verdict="not decidable", note=f"{name} {off[name]:.3f} (chance {chance:g})")
+        name = max(off, key=lambda k: abs(off[k] - g.chance))
+        d = replace(d, verdict="not decidable", note=f"{name} {off[name]:.3f} (chance {g.chance:g})")
     return {
         "claim": claim,
         "paper": paper,
@@ -334,8 +361,8 @@ def claim_row(
         "B": float(b.mean()),
         "margin": margin,
         "decision": d,
-        "controls": dict(controls or {}),
-        "controls_se": dict(controls_se or {}),
+        "controls": dict(g.controls or {}),
+        "controls_se": dict(g.controls_se or {}),
     }
 
 # %% ../../nbs/79c_eval.claims.ipynb #20e481a9

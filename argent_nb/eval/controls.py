@@ -17,7 +17,7 @@ from ..core.geometry import Geometry
 from ..core.heads import get_head
 from ..worlds.hiershapes import PROMPT_PREFIXES, scene_facts
 from ..core.models import LOGIT_SCALE_MAX
-from ..core.schema import EvalCfg, WORLDS
+from ..schema import EvalCfg, WORLDS
 from .kit import hiershapes_eval_set
 from .suite import benchmark_params, embed_dataset
 

@@ -13,7 +13,7 @@ from ..core.config import doc
 from ..core.metrics import recall_hits, retrieval_metrics, zero_shot_accuracy
 from .kit import ZS_TEMPLATES, hiershapes_eval_set, key_safe, rank_prompts, zero_shot_classifiers
 from .suite import benchmark_params, embed_dataset, register_benchmark
-from ..core.schema import EvalCfg
+from ..schema import EvalCfg
 
 # %% auto #0
 __all__ = ['rank_label_sets', 'family_suffixes', 'held_out_taxa_set', 'zero_shot_ranks', 'HierShapesParams',

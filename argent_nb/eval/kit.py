@@ -14,7 +14,7 @@ from ..worlds.hiershapes2 import HierShapes2
 from ..core.metrics import class_embeddings, clip_ensemble
 from ..core.radial import RadialGeometry, radial_geometry
 from .suite import encode_texts
-from ..core.schema import WORLDS, EvalCfg, takes_object_scale
+from ..schema import WORLDS, EvalCfg, takes_object_scale
 
 # %% auto #0
 __all__ = ['ZS_TEMPLATES', 'key_safe', 'default_world', 'rank_prompts', 'zero_shot_classifiers', 'hiershapes_eval_set',
@@ -28,7 +28,7 @@ def key_safe(name: str) -> str:
 # %% ../../nbs/79_eval.kit.ipynb #5752c554
 @functools.cache
 def default_world() -> HierShapes2:
-    """A dataset of the default world (the first of `core.schema.WORLDS`: for its taxonomy, text families, parser and
+    """A dataset of the default world (the first of `schema.WORLDS`: for its taxonomy, text families, parser and
     oracle; it draws no sample)."""
     return next(iter(WORLDS.values()))("test", n=1)
 
@@ -70,7 +70,7 @@ def zero_shot_classifiers(
 def hiershapes_eval_set(
     cfg: EvalCfg, fields: Sequence[str] | None = None, *, split: str | None = None, n: int | None = None, **kwargs
 ) -> HierShapes | HierShapes2:
-    """The samples of the world `cfg.dataset` names (None: the first of `core.schema.WORLDS`) that `cfg` selects
+    """The samples of the world `cfg.dataset` names (None: the first of `schema.WORLDS`) that `cfg` selects
     (`split`, `n`, `seed`, `image_size`, and HierShapes 2's `object_scale`), with `fields` (None: all), unless
     overridden."""
     w = cfg.dataset or next(iter(WORLDS))

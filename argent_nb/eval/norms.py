@@ -20,7 +20,7 @@ from ..core.lorentz import exp_map0, from_poincare, log_map0, lorentz_distance, 
 from .kit import entailment_geometry, hiershapes_eval_set, torch_threads
 from .report import figure_path, save_figure
 from .suite import embed_dataset, register_benchmark
-from ..core.schema import EvalCfg
+from ..schema import EvalCfg
 
 # %% auto #0
 __all__ = ['COMPONENTS', 'component_embeddings', 'embedding_norms', 'component_norms', 'plot_norms', 'busemann', 'horo_project',

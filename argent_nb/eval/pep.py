@@ -21,7 +21,7 @@ from ..worlds.hiershapes2 import HierShapes2
 from ..datasets.hierarcaps import HierarCaps
 from .kit import entailment_geometry, hiershapes_eval_set, torch_threads
 from .suite import benchmark_params, check_paths, check_requires, embed_dataset, register_benchmark
-from ..core.schema import EvalCfg
+from ..schema import EvalCfg
 
 # %% auto #0
 __all__ = ['PAIR_FAMILIES', 'PAIR_KINDS', 'FOIL_TABLES', 'PAIR_PARTS', 'LENGTH_FREE', 'HEADLINE', 'PEP_FIELDS', 'pep_probability',

@@ -20,7 +20,7 @@ from .kit import key_safe, zero_shot_classifiers
 from .report import figure_path, save_figure
 from .suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts
 from .suite import register_benchmark
-from ..core.schema import EvalCfg
+from ..schema import EvalCfg
 
 # %% auto #0
 __all__ = ['class_prototypes', 'zero_shot', 'retrieval', 'StandardParams', 'zeroshot_sets', 'check_standard',

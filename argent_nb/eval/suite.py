@@ -18,7 +18,7 @@ from tqdm import tqdm
 from ..core.config import ConfigError, apply, validate
 from ..core.data import FIELDS, Collator, expand_fields
 from ..core.registry import BENCHMARKS
-from ..core.schema import EvalCfg, check_eval_world, eval_config_class
+from ..schema import EvalCfg, check_eval_world, eval_config_class
 from ..datasets.common import DataFormatError
 
 # %% auto #0
@@ -163,7 +163,7 @@ def check_requires(params, **requires: str) -> None:
 # %% ../../nbs/80_eval.suite.ipynb #93b262b4
 def check_eval(cfg, prefix: str = "eval.") -> None:
     """Everything about the evaluation config `cfg` that can be checked before a model exists or a file is written:
-    benchmark names, every key's rules, the world's (`core.schema.check_eval_world`), `plots_dir`, each selected
+    benchmark names, every key's rules, the world's (`schema.check_eval_world`), `plots_dir`, each selected
     benchmark's `check` on its group (its data files). Raises one one-line error (KeyError, ConfigError,
     FileNotFoundError, DataFormatError, ...) naming the key."""
     check_benchmarks(cfg.benchmarks)

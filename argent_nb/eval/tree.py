@@ -14,7 +14,7 @@ from ..core.metrics import TREE_CONVENTIONS, tree_metrics
 from .hiershapes import family_suffixes, held_out_taxa_set
 from .kit import ZS_TEMPLATES, default_world, hiershapes_eval_set, rank_prompts, zero_shot_classifiers
 from .suite import benchmark_params, embed_dataset, register_benchmark
-from ..core.schema import EvalCfg
+from ..schema import EvalCfg
 
 # %% auto #0
 __all__ = ['class_classifier', 'predict_nodes', 'tree_chance', 'TreeParams', 'tree_benchmark']
@@ -66,16 +66,28 @@ class TreeParams:
         True, "HierShapes 2: also on single-object scenes of held-out subtrees (keys tree_*_novel_taxa)"
     )
 
+# %% ../../nbs/83_eval.tree.ipynb #95501b9e
+@dataclass(frozen=True)
+class _TreeInput:
+    """One input the `tree` benchmark scores: the embeddings `emb` of items whose true leaves are `leaves`, its keys
+    named `<prefix>_<metric><family><split>` (`prefix`: 'tree' for crops, 'tree_image' for full images; `split`: '' or
+    '_novel_taxa')."""
+
+    prefix: str
+    emb: Tensor
+    leaves: list
+    split: str = ""
+
 # %% ../../nbs/83_eval.tree.ipynb #7f1156f4
-def _tree_keys(prefix: str, x, trues: list, split: str, ws: list, fams: dict, geo, tax, convention: str) -> dict:
-    """The `tree` keys of one input, the embeddings `x` of items whose true leaves are `trues`, in every text family of
-    `fams` (leaf class weights `ws`, one per family): `<prefix>_<metric><family><split>` (`tree_metrics` in
-    `convention`), and with `prefix` 'tree' (the crops) also the top-1 accuracy `tree_top1<family><split>`."""
-    out = {}
+def _tree_keys(inp: _TreeInput, ws: list, fams: dict, geo, tax, convention: str) -> dict:
+    """The `tree` keys of one input `inp` in every text family of `fams` (leaf class weights `ws`, one per family):
+    `<prefix>_<metric><family><split>` (`tree_metrics` in `convention`), and with `prefix` 'tree' (the crops) also the
+    top-1 accuracy `tree_top1<family><split>`."""
+    out, trues = {}, inp.leaves
     for w, fam in zip(ws, fams.values()):
-        preds, sfx = predict_nodes(x, w, geo, taxonomy=tax), fam + split
-        out.update({f"{prefix}_{k}{sfx}": v for k, v in tree_metrics(preds, trues, convention).items()})
-        if prefix == "tree":
+        preds, sfx = predict_nodes(inp.emb, w, geo, taxonomy=tax), fam + inp.split
+        out.update({f"{inp.prefix}_{k}{sfx}": v for k, v in tree_metrics(preds, trues, convention).items()})
+        if inp.prefix == "tree":
             out[f"tree_top1{sfx}"] = float(np.mean([p_ == t for p_, t in zip(preds, trues)]))
     return out
 
@@ -99,17 +111,14 @@ def tree_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
         accelerator,
     )
     leaves = lambda d: [d.scene(i)[0].leaf for i in range(len(d))]
-    inputs = [("tree", emb["box_images"][:, 0], leaves(ds), ""), ("tree_image", emb["images"], leaves(ds), "")]
+    inputs = [
+        _TreeInput("tree", emb["box_images"][:, 0], leaves(ds)),
+        _TreeInput("tree_image", emb["images"], leaves(ds)),
+    ]
     if p.novel_taxa and (nds := held_out_taxa_set(cfg, ds, ["box_images"])) is not None:  # crops, as the plain keys
-        inputs.append(
-            (
-                "tree",
-                embed_dataset(model, nds, ["box_images"], cfg.batch_size, accelerator)["box_images"][:, 0],
-                leaves(nds),
-                "_novel_taxa",
-            )
-        )
+        x = embed_dataset(model, nds, ["box_images"], cfg.batch_size, accelerator)["box_images"][:, 0]
+        inputs.append(_TreeInput("tree", x, leaves(nds), "_novel_taxa"))
     out = {}
-    for prefix, x, trues, split in inputs:
-        out |= _tree_keys(prefix, x, trues, split, ws, fams, geo, tax, p.convention)
+    for inp in inputs:
+        out |= _tree_keys(inp, ws, fams, geo, tax, p.convention)
     return out

@@ -13,18 +13,18 @@ import torch.nn.functional as F
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['NEGATIVE_TIERS', 'REG_VARIANTS', 'EC_FORMS', 'ROOT_VARIANTS', 'PairAngles', 're_pair_angles', 'minimax_picks',
-           're_loss', 'reg_loss', 'ec_pair_loss', 'ec_loss', 'make_root']
+__all__ = ['NEGATIVES_VARIANTS', 'PRIOR_VARIANTS', 'EC_VARIANTS', 'ROOT_VARIANTS', 'PairAngles', 're_pair_angles',
+           'minimax_picks', 're_loss', 'reg_loss', 'ec_pair_loss', 'ec_loss', 'make_root']
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #7860113a
-NEGATIVE_TIERS = ("anchor", "child")
+NEGATIVES_VARIANTS = ("anchor", "child")
 
 
 class PairAngles(NamedTuple):
     "Exterior angles of RE's triplets, each [B, T-1]: anchor P_t with its positive P_{t+1} and its negative."
 
     pos: Tensor  # Xi_r(P_t, P_{t+1})
-    neg: Tensor  # Xi_r(P_t, N_t)  (N_{t+1} with negative="child")
+    neg: Tensor  # Xi_r(P_t, N_t)  (N_{t+1} with negatives_variant="child")
     valid: Tensor  # bool, whether the triplet's negative exists
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #a6712deb
@@ -45,14 +45,18 @@ def _check_tiers(P: Tensor, N: Tensor, mask: Tensor | None) -> Tensor:
     return mask.to(device=P.device, dtype=torch.bool)
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #516ff210
-def re_pair_angles(P: Tensor, N: Tensor, geometry, mask: Tensor | None = None, negative: str = "anchor") -> PairAngles:
+def re_pair_angles(
+    P: Tensor, N: Tensor, geometry, mask: Tensor | None = None, negatives_variant: str = "anchor"
+) -> PairAngles:
     """Exterior angles of every triplet (P_t, P_{t+1}, N_t), t = 0..T-2, from tiers `P` and tier negatives `N` [B, T, D]
-    (general -> specific), `mask` [B, T] = which negatives exist, and a geometry with its root set."""
-    if negative not in NEGATIVE_TIERS:
-        raise ValueError(f"negative must be one of {NEGATIVE_TIERS}, got {negative!r}")
+    (general -> specific), `mask` [B, T] = which negatives exist, and a geometry with its root set. `negatives_variant`
+    (`method.re.negatives_variant`): 'anchor' pairs P_t with its own tier's negative N_t (the paper), 'child' with
+    N_{t+1}."""
+    if negatives_variant not in NEGATIVES_VARIANTS:
+        raise ValueError(f"negatives_variant must be one of {NEGATIVES_VARIANTS}, got {negatives_variant!r}")
     mask = _check_tiers(P, N, mask)
     anchors = P[:, :-1]
-    negs, valid = (N[:, :-1], mask[:, :-1]) if negative == "anchor" else (N[:, 1:], mask[:, 1:])
+    negs, valid = (N[:, :-1], mask[:, :-1]) if negatives_variant == "anchor" else (N[:, 1:], mask[:, 1:])
     return PairAngles(geometry.exterior_angle(anchors, P[:, 1:]), geometry.exterior_angle(anchors, negs), valid)
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #567797e5
@@ -96,15 +100,15 @@ def re_loss(pos: Tensor, neg: Tensor, mask: Tensor | None = None, minimax: bool 
     return _aggregate(pos, -neg, pos, neg, valid, minimax)
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #ae247106
-REG_VARIANTS = ("paper", "release")
+PRIOR_VARIANTS = ("paper", "release")
 
 
-def reg_loss(e: Tensor, e_star: Tensor, mask: Tensor | None = None, variant: str = "paper") -> Tensor:
-    """Drift regulariser on texts `e` [B, K, D] vs. the frozen initial tower's `e_star` (detached): 'paper'
-    -mean cos(e_k, e*_k), 'release' (1 - mean cos) / 2 (the released code); mean over each sample's valid texts (`mask`
-    [B, K]), then batch."""
-    if variant not in REG_VARIANTS:
-        raise ValueError(f"variant must be one of {REG_VARIANTS}, got {variant!r}")
+def reg_loss(e: Tensor, e_star: Tensor, mask: Tensor | None = None, prior_variant: str = "paper") -> Tensor:
+    """Drift regulariser (the prior preservation) on texts `e` [B, K, D] vs. the frozen initial tower's `e_star`
+    (detached), `prior_variant` (`method.re.prior_variant`): 'paper' -mean cos(e_k, e*_k), 'release' (1 - mean cos) / 2
+    (the released code); mean over each sample's valid texts (`mask` [B, K]), then batch."""
+    if prior_variant not in PRIOR_VARIANTS:
+        raise ValueError(f"prior_variant must be one of {PRIOR_VARIANTS}, got {prior_variant!r}")
     if e.shape != e_star.shape:
         raise ValueError(f"e {tuple(e.shape)} and e_star {tuple(e_star.shape)} must have one shape")
     if e.ndim == 2:
@@ -116,19 +120,19 @@ def reg_loss(e: Tensor, e_star: Tensor, mask: Tensor | None = None, variant: str
     has = m.sum(1) > 0
     per = (cos * m).sum(1) / m.sum(1).clamp_min(1)
     mean_cos = torch.where(has, per, 0).sum() / has.sum().clamp_min(1)
-    return -mean_cos if variant == "paper" else (1 - mean_cos) / 2
+    return -mean_cos if prior_variant == "paper" else (1 - mean_cos) / 2
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #3e06ff76
-EC_FORMS = ("b2", "c5")
+EC_VARIANTS = ("b2", "c5")
 
 
-def ec_pair_loss(angle: Tensor, theta: Tensor, alpha: float, positive: bool, form: str = "b2") -> Tensor:
-    """Margin EC loss of pairs: 'b2' [+-(Xi - theta) + alpha]^+ (supp. B.2, default), 'c5' [+-(Xi - theta + alpha)]^+
-    (literal C.5)."""
-    if form not in EC_FORMS:
-        raise ValueError(f"form must be one of {EC_FORMS}, got {form!r}")
-    s = 1.0 if positive else -1.0
-    return F.relu(s * (angle - theta) + alpha) if form == "b2" else F.relu(s * (angle - theta + alpha))
+def ec_pair_loss(angle: Tensor, theta: Tensor, ec_margin_rad: float, positive: bool, ec_variant: str = "b2") -> Tensor:
+    """Margin EC loss of pairs, margin alpha = `ec_margin_rad` (radians), `ec_variant`: 'b2' [+-(Xi - theta) + alpha]^+
+    (supp. B.2, default), 'c5' [+-(Xi - theta + alpha)]^+ (literal C.5)."""
+    if ec_variant not in EC_VARIANTS:
+        raise ValueError(f"ec_variant must be one of {EC_VARIANTS}, got {ec_variant!r}")
+    s, alpha = (1.0 if positive else -1.0), ec_margin_rad
+    return F.relu(s * (angle - theta) + alpha) if ec_variant == "b2" else F.relu(s * (angle - theta + alpha))
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #b3e3da2a
 def ec_loss(
@@ -136,19 +140,21 @@ def ec_loss(
     neg: Tensor,
     theta: Tensor,
     mask: Tensor | None = None,
-    alpha: float = math.pi / 2,
+    ec_margin_rad: float = math.pi / 2,
     minimax: bool = True,
-    form: str = "b2",
+    ec_variant: str = "b2",
 ) -> dict:
     """EC baseline (supp. C.5) on RE's triplets: angles `pos`, `neg` and the anchors' half-apertures `theta` [B, T-1]
     (`geometry.aperture(P[:, :-1])`, eps = 0.05); each triplet's loss is its positive + negative pair term, aggregated
-    as `re_loss`. For alpha >= pi (form 'b2') it equals `re_loss` + 2 alpha (1 + 2 minimax), gradients identical."""
+    as `re_loss`. For alpha = `ec_margin_rad` >= pi (`ec_variant` 'b2') it equals `re_loss` + 2 alpha (1 + 2
+    minimax), gradients identical."""
     if not (pos.shape == neg.shape == theta.shape):
         raise ValueError(
             f"pos {tuple(pos.shape)}, neg {tuple(neg.shape)} and theta {tuple(theta.shape)} must have one shape"
         )
     valid = torch.ones_like(pos, dtype=torch.bool) if mask is None else mask.to(torch.bool)
-    l_pos, l_neg = ec_pair_loss(pos, theta, alpha, True, form), ec_pair_loss(neg, theta, alpha, False, form)
+    l_pos = ec_pair_loss(pos, theta, ec_margin_rad, True, ec_variant)
+    l_neg = ec_pair_loss(neg, theta, ec_margin_rad, False, ec_variant)
     return _aggregate(l_pos, l_neg, pos, neg, valid, minimax)
 
 # %% ../../nbs/10_radial_emb.losses.ipynb #66421587
@@ -156,25 +162,26 @@ ROOT_VARIANTS = ("learnable", "mean", "origin", "initial")
 
 
 def make_root(
-    variant: str,
+    root_variant: str,
     empty: Tensor | None = None,
     *,
     initial_empty: Tensor | None = None,
     texts: Tensor | None = None,
     like: Tensor | None = None,
 ) -> Tensor:
-    """The entailment root [D] for an ablation `variant`: 'learnable' = `empty` (the model's current embedding of '',
-    graph kept), 'mean' = mean of `texts` [M, D], 'origin' = zeros, 'initial' = `initial_empty`; fixed ones detached."""
-    if variant not in ROOT_VARIANTS:
-        raise ValueError(f"root variant must be one of {ROOT_VARIANTS}, got {variant!r}")
+    """The entailment root [D] for an ablation `root_variant` (`method.re.root_variant`): 'learnable' = `empty` (the
+    model's current embedding of '', graph kept), 'mean' = mean of `texts` [M, D], 'origin' = zeros, 'initial' =
+    `initial_empty`; fixed ones detached."""
+    if root_variant not in ROOT_VARIANTS:
+        raise ValueError(f"root_variant must be one of {ROOT_VARIANTS}, got {root_variant!r}")
     need = {"learnable": ("empty", empty), "initial": ("initial_empty", initial_empty), "mean": ("texts", texts)}
-    if variant in need and need[variant][1] is None:
-        raise ValueError(f"root variant {variant!r} needs `{need[variant][0]}`")
-    if variant == "learnable":
+    if root_variant in need and need[root_variant][1] is None:
+        raise ValueError(f"root_variant {root_variant!r} needs `{need[root_variant][0]}`")
+    if root_variant == "learnable":
         r = empty
-    elif variant == "initial":
+    elif root_variant == "initial":
         r = initial_empty.detach()
-    elif variant == "mean":
+    elif root_variant == "mean":
         if texts.ndim != 2 or texts.shape[0] == 0:
             raise ValueError(f"texts: expected [M >= 1, D], got {tuple(texts.shape)}")
         r = texts.detach().mean(0)
@@ -182,7 +189,7 @@ def make_root(
         ref = next((t for t in (empty, initial_empty, texts, like) if t is not None), None)
         if ref is None:
             raise ValueError(
-                "root variant 'origin' needs a tensor to take D, dtype and device from (empty, texts or like)"
+                "root_variant 'origin' needs a tensor to take D, dtype and device from (empty, texts or like)"
             )
         r = torch.zeros(ref.shape[-1], dtype=ref.dtype, device=ref.device)
     if r.ndim != 1:

@@ -9,14 +9,15 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 from ..core.config import doc, validate
-from .losses import EC_FORMS, NEGATIVE_TIERS, REG_VARIANTS, ROOT_VARIANTS, ec_loss, make_root
+from .losses import EC_VARIANTS, NEGATIVES_VARIANTS, PRIOR_VARIANTS, ROOT_VARIANTS, ec_loss
+from .losses import make_root
 from .losses import re_loss, re_pair_angles, reg_loss
 from ..core.models import unwrap_model
 from ..core.radial import RadialGeometry
 from ..core.registry import Method, register_method
 
 # %% auto #0
-__all__ = ['text_tower_parameters', 'REParams', 'frozen_text_tower', 're_step_loss', 'RE']
+__all__ = ['text_tower_parameters', 'REParams', 'frozen_text_tower', 'FrozenEmbeddings', 're_step_loss', 'RE']
 
 # %% ../../nbs/12_radial_emb.method.ipynb #74e734de
 def text_tower_parameters(model: nn.Module) -> list:
@@ -28,35 +29,53 @@ def text_tower_parameters(model: nn.Module) -> list:
 class REParams:
     "Keys of the `re` method (`method.re.*`): loss, prior preservation and root variants; the `Params` of `RE`."
 
-    loss: str = doc("re", "re (RE's loss) | ec (entailment-cone margin loss baseline)", choices=("re", "ec"))
-    ec_margin: float = doc(
-        math.pi / 2, "margin angle alpha of the EC loss (loss=ec), radians", min=0, renamed_from="ec_alpha"
+    loss_variant: str = doc(
+        "re",
+        "re (RE's loss, logged `re`) | ec (entailment-cone margin loss baseline, supp. C.5, logged `ec`)",
+        choices=("re", "ec"),
+        renamed_from="loss",
+    )
+    ec_margin_rad: float = doc(
+        math.pi / 2,
+        "margin angle alpha of the EC loss (loss_variant=ec), radians",
+        min=0,
+        renamed_from=("ec_margin", "ec_alpha"),
     )
     ec_variant: str = doc(
         "b2",
         "EC sign convention: b2 (supp. B.2, default) | c5 (supp. C.5 as printed)",
-        choices=EC_FORMS,
+        choices=EC_VARIANTS,
         renamed_from="ec_form",
     )
-    re_weight: float = doc(1.0, "weight of the RE / EC loss", min=0)
+    re_weight: float = doc(1.0, "weight of RE's loss (loss_variant=re), logged `re`", min=0)
+    ec_weight: float = doc(1.0, "weight of the EC loss (loss_variant=ec), logged `ec`", min=0)
     prior_weight: float = doc(
         10.0,
-        "weight of the prior preservation (RE's L_reg) against the frozen initial text tower",
+        "weight of the prior preservation (RE's L_reg, logged `prior`) against the frozen initial text tower; 10 is "
+        "RE's lambda_reg (supp. B.4), where RCME's default is 0 (its paper trains without it)",
         min=0,
         renamed_from="reg_weight",
     )
     prior_variant: str = doc(
         "paper",
         "paper: -mean cos | release: (1 - mean cos) / 2 (released code)",
-        choices=REG_VARIANTS,
+        choices=PRIOR_VARIANTS,
         renamed_from="reg_variant",
         old_values={"code": "release"},
     )
     minimax: bool = doc(True, "add the mini-max hard-mining term (supp. B.4)")
-    root: str = doc("learnable", "entailment root", choices=ROOT_VARIANTS)
-    negative: str = doc("anchor", "negative of anchor P_t: anchor (N_t, paper) | child (N_t+1)", choices=NEGATIVE_TIERS)
+    root_variant: str = doc("learnable", "entailment root", choices=ROOT_VARIANTS, renamed_from="root")
+    negatives_variant: str = doc(
+        "anchor",
+        "negative of anchor P_t: anchor (N_t, paper) | child (N_t+1); RE's tier negatives, not RCME's rank negatives "
+        "(hence other values and default)",
+        choices=NEGATIVES_VARIANTS,
+        renamed_from="negative",
+    )
     eps_c: float = doc(0.05, "cone constant of the EC loss", min=0)
-    mean_root_samples: int = doc(256, "root=mean: samples whose tier texts give the fixed mean embedding", min=1)
+    mean_root_samples: int = doc(
+        256, "root_variant=mean: samples whose tier texts give the fixed mean embedding", min=1
+    )
 
 # %% ../../nbs/12_radial_emb.method.ipynb #44b4d0a7
 def frozen_text_tower(model: nn.Module, device="cpu") -> nn.Module:
@@ -65,37 +84,43 @@ def frozen_text_tower(model: nn.Module, device="cpu") -> nn.Module:
     frozen.clip.visual = None  # only the text tower is needed
     return frozen.to(device)
 
+# %% ../../nbs/12_radial_emb.method.ipynb #45ed795b
+@dataclass
+class FrozenEmbeddings:
+    """What the frozen initial text tower gives `re_step_loss`: the regulariser's references `P_star`, `N_star`
+    [B, T, D] (this step's tiers and tier negatives) and the fixed roots, computed once at setup: `initial_empty` [D],
+    its embedding of "" (root_variant=initial), and `fixed_texts` [M, D] (root_variant=mean)."""
+
+    P_star: torch.Tensor
+    N_star: torch.Tensor
+    initial_empty: torch.Tensor | None = None
+    fixed_texts: torch.Tensor | None = None
+
 # %% ../../nbs/12_radial_emb.method.ipynb #32dc17e6
 def re_step_loss(
-    p: REParams,
-    P: torch.Tensor,
-    N: torch.Tensor,
-    valid: torch.Tensor,
-    e_empty: torch.Tensor,
-    P_star: torch.Tensor,
-    N_star: torch.Tensor,
-    initial_empty=None,
-    fixed_texts=None,
+    p: REParams, P: torch.Tensor, N: torch.Tensor, valid: torch.Tensor, e_empty: torch.Tensor, frozen: FrozenEmbeddings
 ) -> dict:
     """`RE.loss` from the step's embeddings: tiers `P` and tier negatives `N` [B, T, D] (`valid` [B, T]: which negatives
-    exist), the embedding of "" `e_empty` [D], the frozen tower's `P_star`, `N_star` [B, T, D], and the fixed roots'
-    `initial_empty` [D] (root=initial) and `fixed_texts` [M, D] (root=mean). Returns the loss and its logged parts."""
-    root = make_root(p.root, e_empty, initial_empty=initial_empty, texts=fixed_texts, like=e_empty)
-    geo = RadialGeometry(eps_c=p.eps_c).set_root(root)
-    pa = re_pair_angles(P, N, geo, valid, negative=p.negative)
-    parts = (
-        re_loss(pa.pos, pa.neg, pa.valid, minimax=p.minimax)
-        if p.loss == "re"
-        else ec_loss(
-            pa.pos, pa.neg, geo.aperture(P[:, :-1]), pa.valid, alpha=p.ec_margin, minimax=p.minimax, form=p.ec_variant
-        )
+    exist), the embedding of "" `e_empty` [D], and what the `frozen` initial tower gives (`FrozenEmbeddings`). Returns
+    the loss and its logged parts: the triplet loss under its variant's name (`re` or `ec`), `prior`, the monitors."""
+    root = make_root(
+        p.root_variant, e_empty, initial_empty=frozen.initial_empty, texts=frozen.fixed_texts, like=e_empty
     )
+    geo = RadialGeometry(eps_c=p.eps_c).set_root(root)
+    pa = re_pair_angles(P, N, geo, valid, negatives_variant=p.negatives_variant)
+    if p.loss_variant == "re":
+        weight, parts = p.re_weight, re_loss(pa.pos, pa.neg, pa.valid, minimax=p.minimax)
+    else:
+        theta = geo.aperture(P[:, :-1])
+        kw = dict(ec_margin_rad=p.ec_margin_rad, minimax=p.minimax, ec_variant=p.ec_variant)
+        weight, parts = p.ec_weight, ec_loss(pa.pos, pa.neg, theta, pa.valid, **kw)
     mask = torch.cat([torch.ones_like(valid), valid], 1)
-    prior = reg_loss(torch.cat([P, N], 1), torch.cat([P_star, N_star], 1), mask, variant=p.prior_variant)
-    total = p.re_weight * parts["loss"] + p.prior_weight * prior
+    star = torch.cat([frozen.P_star, frozen.N_star], 1)
+    prior = reg_loss(torch.cat([P, N], 1), star, mask, prior_variant=p.prior_variant)
+    total = weight * parts["loss"] + p.prior_weight * prior
     return {
         "loss": total,
-        "re": parts["loss"].detach(),
+        p.loss_variant: parts["loss"].detach(),
         "prior": prior.detach(),
         "pos_angle": parts["pos_angle"],
         "neg_angle": parts["neg_angle"],
@@ -126,7 +151,7 @@ class RE(Method):
         with torch.no_grad(), self.autocast():
             self.initial_empty = self.frozen.encode_text(self.empty.to(dev))[0].float()
             self.fixed_texts = None
-            if self.params.root == "mean":
+            if self.params.root_variant == "mean":
                 texts = [
                     t for i in range(min(self.params.mean_root_samples, len(dataset))) for t in dataset[i]["tiers"]
                 ]
@@ -145,12 +170,5 @@ class RE(Method):
         with torch.no_grad(), self.autocast():
             e_star = self.frozen.encode_text(tokens[:-1]).float()
         tiers_and_negatives = lambda x: (x[: B * T].view(B, T, -1), x[B * T : 2 * B * T].view(B, T, -1))
-        return re_step_loss(
-            self.params,
-            *tiers_and_negatives(e),
-            batch.tier_negatives_valid,
-            e[-1],
-            *tiers_and_negatives(e_star),
-            initial_empty=self.initial_empty,
-            fixed_texts=self.fixed_texts,
-        )
+        frozen = FrozenEmbeddings(*tiers_and_negatives(e_star), self.initial_empty, self.fixed_texts)
+        return re_step_loss(self.params, *tiers_and_negatives(e), batch.tier_negatives_valid, e[-1], frozen)

@@ -24,14 +24,14 @@ from ..datasets.hyperlex import HYPERLEX_PROMPT
 from ..eval.kit import hiershapes_eval_set
 from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts
 from ..eval.suite import register_benchmark
-from ..core.schema import EvalCfg
+from ..schema import EvalCfg
 
 # %% auto #0
 __all__ = ['BREEDS_PROMPT', 'check_steps_procedure', 'as_float_tensor', 'hierarchical_predictions',
-           'hierarchical_predictions_loop', 'hierarchical_scores', 'hierarchical_retrieval', 'hyperlex_prompts',
-           'hyperlex_scores', 'hyperlex_spearman', 'hyperlex_benchmark', 'breeds_label_set', 'breeds_pairs',
-           'breeds_predict', 'breeds_recall', 'pair_ranks', 'has_novel_taxa', 'split_hier', 'pair_labels',
-           'REBenchParams', 'check_re', 're_benchmark']
+           'hierarchical_predictions_loop', 'hierarchical_scores', 'RadiusWalk', 'hierarchical_retrieval',
+           'hyperlex_prompts', 'hyperlex_scores', 'hyperlex_spearman', 'hyperlex_benchmark', 'breeds_label_set',
+           'breeds_pairs', 'breeds_predict', 'BreedsCV', 'breeds_recall', 'pair_ranks', 'has_novel_taxa', 'split_hier',
+           'pair_labels', 'REBenchParams', 'check_re', 're_benchmark']
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #6ac7f257
 _PROCEDURES = ("paper", "sweep")
@@ -243,16 +243,25 @@ def _retrieval_predictions(img, txt, root, geometry: Geometry | None, steps: int
         radii = radii.cpu()
     return preds, radii
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #b0dfe14f
+@dataclass(frozen=True)
+class RadiusWalk:
+    """How `hierarchical_retrieval` walks from the root out to each image (RE supp. B.5): `steps` radii, the
+    `procedure` ("paper", or "sweep" as the released code; `hierarchical_predictions`), `chunk` images at a time
+    (memory only: the same predictions at any chunk)."""
+
+    steps: int = 50
+    procedure: str = "paper"
+    chunk: int = 256
+
 # %% ../../nbs/11_radial_emb.metrics.ipynb #5cc668d3
 def hierarchical_retrieval(
     image_emb,
     text_emb,
     root,
     gt,
+    walk: RadiusWalk | None = None,
     *,
-    steps: int = 50,
-    procedure: str = "paper",
-    chunk: int = 256,
     geometry: Geometry | None = None,
     per_image: bool = False,
 ):
@@ -261,12 +270,13 @@ def hierarchical_retrieval(
 
     `image_emb` [N, D], `text_emb` [M, D] the candidate texts (each distinct text once), `root` [D] the entailment
     root (or None with `geometry`, whose similarity and genericness are then used), `gt` [N, T] each image's tier
-    texts as candidate indices, general -> specific. `procedure`: "paper" (default) or "sweep" (released code), see
-    `hierarchical_predictions`. `per_image=True` also returns a dict of per-image arrays and the predictions [N,
-    steps]."""
-    check_steps_procedure(steps, procedure)
-    img, txt, gt = _retrieval_inputs(image_emb, text_emb, gt, chunk)
-    preds, radii = _retrieval_predictions(img, txt, root, geometry, steps, procedure, chunk)
+    texts as candidate indices, general -> specific. `walk`: the radii and procedure of the walk from the root
+    (`RadiusWalk`; default: 50 steps, "paper"). `per_image=True` also returns a dict of per-image arrays and the
+    predictions [N, steps]."""
+    w = walk or RadiusWalk()
+    check_steps_procedure(w.steps, w.procedure)
+    img, txt, gt = _retrieval_inputs(image_emb, text_emb, gt, w.chunk)
+    preds, radii = _retrieval_predictions(img, txt, root, geometry, w.steps, w.procedure, w.chunk)
     s = hierarchical_scores(preds, gt, radii)
     out = {
         "P": float(s["P"].mean()),
@@ -478,6 +488,22 @@ def _breeds_cross_validate(hits, Cs, ks: tuple, select_k: int, seed: int) -> dic
     r = torch.stack(res).mean(0)
     return {**{f"R@{k}": float(v) for k, v in zip(ks, r)}, "C_fold0": picks[0], "C_fold1": picks[1]}
 
+# %% ../../nbs/11_radial_emb.metrics.ipynb #314420a0
+@dataclass(frozen=True)
+class BreedsCV:
+    """How `breeds_recall` cross-validates C (RE sec. 6.1): the `grid` of values tried (None: linspace(0, 0.2, 20)),
+    the R@`select_k` that picks C on each half, and the `seed` of the split into halves."""
+
+    grid: Sequence[float] | None = None
+    select_k: int = 1
+    seed: int = 0
+
+    def values(self) -> Tensor:
+        "The grid, float64 [G]."
+        if self.grid is None:
+            return torch.linspace(0, 0.2, 20, dtype=torch.float64)
+        return torch.as_tensor(self.grid, dtype=torch.float64)
+
 # %% ../../nbs/11_radial_emb.metrics.ipynb #ef5d707b
 def breeds_recall(
     image_emb,
@@ -486,32 +512,30 @@ def breeds_recall(
     geometry: Geometry,
     C: float | None = None,
     ks: Sequence[int] = (1, 5),
-    grid: Sequence[float] | None = None,
-    select_k: int = 1,
-    seed: int = 0,
+    cv: BreedsCV = BreedsCV(),
 ) -> dict[str, float]:
     """BREEDS R@k of the true (coarse, fine) pair among all ordered label pairs (RE sec. 6.1).
 
     `image_emb` [N, D]; `label_emb` [L, D] all labels of both granularities; `true_pairs` [N, 2] label indices (coarse,
     fine). Score c_x + c_y - C Xi(x, y) over pairs with genericness(x) < genericness(y). With `C` given, R@k at that C.
-    With `C=None`, 2-fold cross-validation over `grid` (default linspace(0, 0.2, 20)): C picked on one half by
-    R@`select_k` (the first grid value on ties: the smallest C for the default grid), R@k measured on the other, both
-    folds averaged; "C_fold0" and "C_fold1" report the picks."""
+    With `C=None`, 2-fold cross-validation as `cv` says (`BreedsCV`: over `cv.grid`, default linspace(0, 0.2, 20)): C
+    picked on one half by R@`cv.select_k` (the first grid value on ties: the smallest C for the default grid), R@k
+    measured on the other, both folds averaged; "C_fold0" and "C_fold1" report the picks."""
     ks = tuple(int(k) for k in ((ks,) if isinstance(ks, int) else ks))
     if not ks or min(ks) < 1:
         raise ValueError(f"ks must be positive integers, got {ks}")
-    if C is None and select_k not in ks:
-        raise ValueError(f"select_k={select_k} must be one of ks={ks}")
+    if C is None and cv.select_k not in ks:
+        raise ValueError(f"cv.select_k={cv.select_k} must be one of ks={ks}")
     c, pairs, s, tid = _breeds_setup(image_emb, label_emb, geometry, true_pairs)
     if C is not None:
         hits = _breeds_hits(c, pairs, s, tid, torch.tensor([float(C)], dtype=torch.float64), ks)[0]
         return {f"R@{k}": float(h) for k, h in zip(ks, hits.double().mean(0))}
-    Cs = torch.linspace(0, 0.2, 20, dtype=torch.float64) if grid is None else torch.as_tensor(grid, dtype=torch.float64)
     N = len(c)
     if N < 2:
         raise ValueError(f"cross-validation needs at least 2 images, got {N}")
+    Cs = cv.values()
     hits = _breeds_hits(c, pairs, s, tid, Cs, ks).double().cpu()  # [G, N, K]
-    return _breeds_cross_validate(hits, Cs, ks, select_k, seed)
+    return _breeds_cross_validate(hits, Cs, ks, cv.select_k, cv.seed)
 
 # %% ../../nbs/11_radial_emb.metrics.ipynb #92586910
 def pair_ranks(taxonomy) -> tuple[int, int]:
@@ -540,7 +564,13 @@ def _hier(
     out = {}
     for proc, tag in (("paper", ""), ("sweep", "_sweep")):
         r = hierarchical_retrieval(
-            images, txt, None, gt, procedure=proc, geometry=geo, per_image=items is not None and proc == "paper"
+            images,
+            txt,
+            None,
+            gt,
+            RadiusWalk(procedure=proc),
+            geometry=geo,
+            per_image=items is not None and proc == "paper",
         )
         if isinstance(r, tuple):
             r, s = r

@@ -41,15 +41,15 @@ def _check_root(root, T: Tensor) -> Tensor:
     return root.to(T.dtype)
 
 # %% ../../nbs/20_rcme.losses.ipynb #3d093a9b
-def rank_apexes(T: Tensor, root: Tensor, apex: str = "root") -> Tensor:
+def rank_apexes(T: Tensor, root: Tensor, apex_variant: str = "root") -> Tensor:
     """The apex of the exterior angle at every rank of the chains `T` [B, R, D] -> [B, R, D]: `root` [D] at every rank
     ('root', paper Eq. 1), or the root at rank 0 and the parent positive T[:, i-1] at rank i >= 1 ('parent',
     release)."""
-    if apex not in APEXES:
-        raise ValueError(f"apex must be one of {APEXES}, got {apex!r}")
+    if apex_variant not in APEXES:
+        raise ValueError(f"apex_variant must be one of {APEXES}, got {apex_variant!r}")
     T = _check_chain(T)
     r = _check_root(root, T).expand(T.shape[0], 1, T.shape[-1])
-    return r.expand_as(T) if apex == "root" else torch.cat([r, T[:, :-1]], 1)
+    return r.expand_as(T) if apex_variant == "root" else torch.cat([r, T[:, :-1]], 1)
 
 # %% ../../nbs/20_rcme.losses.ipynb #26563175
 def _xi(anchor: Tensor, apex: Tensor, target: Tensor, eps: float) -> Tensor:
@@ -58,7 +58,7 @@ def _xi(anchor: Tensor, apex: Tensor, target: Tensor, eps: float) -> Tensor:
 
 # %% ../../nbs/20_rcme.losses.ipynb #d5717850
 def chain_exterior_angle(
-    T: Tensor, i: int, k: int | Tensor, root: Tensor, apex: str = "root", eps: float = 1e-6
+    T: Tensor, i: int, k: int | Tensor, root: Tensor, apex_variant: str = "root", eps: float = 1e-6
 ) -> Tensor:
     """Xi at rank `i` of the chains `T` [B, R, D] toward rank `k` of the same chains (an int) or toward points `k`
     [B, D] (a negative, an image), with the apex of rank i from `rank_apexes` -> [B], in [0, pi]."""
@@ -73,7 +73,7 @@ def chain_exterior_angle(
     else:
         got = f"shape {tuple(k.shape)}" if isinstance(k, Tensor) else repr(k)
         raise ValueError(f"k: expected a rank in 0..{R - 1} or float points {tuple(T[:, i].shape)}, got {got}")
-    return _xi(T[:, i], rank_apexes(T, root, apex)[:, i], target, eps)
+    return _xi(T[:, i], rank_apexes(T, root, apex_variant)[:, i], target, eps)
 
 # %% ../../nbs/20_rcme.losses.ipynb #5b7e4bbc
 def rcme_similarity(x: Tensor, y: Tensor, geometry) -> Tensor:
@@ -91,11 +91,11 @@ def transitive_bound(a: Tensor, b: Tensor, eps: float = 1e-12) -> Tensor:
     return torch.atan2(torch.sqrt(sa * sa + (ca * sb) ** 2 + eps * eps), ca * cb)
 
 # %% ../../nbs/20_rcme.losses.ipynb #2c95034d
-def transitivity_gap(T: Tensor, root: Tensor, *, apex: str = "root", eps: float = 1e-6) -> Tensor:
+def transitivity_gap(T: Tensor, root: Tensor, *, apex_variant: str = "root", eps: float = 1e-6) -> Tensor:
     """Per consecutive triplet (j-1, j, j+1), j = 1..R-2, of the chains `T` [B, R, D]: Xi(T_{j-1}, T_{j+1}) -
     arccos(S(T_{j-1}, T_j) S(T_j, T_{j+1})) -> [B, R-2] (empty if R < 3); <= 0 means Eq. 4 holds in angle form."""
     T = _check_chain(T)
-    ap = rank_apexes(T, root, apex)
+    ap = rank_apexes(T, root, apex_variant)
     step = _xi(T[:, :-1], ap[:, :-1], T[:, 1:], eps)  # Xi(T_j, T_{j+1}), j = 0..R-2
     skip = _xi(T[:, :-2], ap[:, :-2], T[:, 2:], eps)  # Xi(T_{j-1}, T_{j+1}), j = 1..R-2
     return skip - transitive_bound(step[:, :-1], step[:, 1:])
@@ -127,25 +127,25 @@ def local_entailment_loss(
     valid: Tensor | None,
     root: Tensor,
     *,
-    apex: str = "root",
-    reduction: str = "paper",
+    apex_variant: str = "root",
+    le_variant: str = "paper",
     eps: float = 1e-6,
 ) -> dict:
     """RCME's local entailment (Eq. 5) over the steps j -> j+1, j = 0..R-2, of the chains `T` [B, R, D] with the hard
     negatives N[:, j+1] of `N` [B, R, D] (at depth j+1; column 0 unused) where `valid[:, j+1]` ([B, R] bool, None =
-    all). 'paper': per-sample sum over valid steps (Eq. 7), batch mean; 'release': masked mean + RE's mini-max
-    (`re_loss`). Returns 'loss' and detached 'pos_angle', 'neg_angle' (means) and 'acc' (fraction of valid steps with
-    pos < neg)."""
-    if reduction not in LE_REDUCTIONS:
-        raise ValueError(f"reduction must be one of {LE_REDUCTIONS}, got {reduction!r}")
+    all); `apex_variant` as in `rank_apexes`. `le_variant` 'paper': per-sample sum over valid steps (Eq. 7), batch
+    mean; 'release': masked mean + RE's mini-max (`re_loss`). Returns 'loss' and detached 'pos_angle', 'neg_angle'
+    (means) and 'acc' (fraction of valid steps with pos < neg)."""
+    if le_variant not in LE_REDUCTIONS:
+        raise ValueError(f"le_variant must be one of {LE_REDUCTIONS}, got {le_variant!r}")
     T = _check_chain(T)
     if T.shape[1] < 2:
         raise ValueError(f"T: need R >= 2 ranks for a step j -> j+1, got R = {T.shape[1]}")
     v = _check_negatives(N, valid, T)[:, 1:]
-    anchors, ap = T[:, :-1], rank_apexes(T, root, apex)[:, :-1]
+    anchors, ap = T[:, :-1], rank_apexes(T, root, apex_variant)[:, :-1]
     negs = torch.where(v[..., None], N[:, 1:].to(T.dtype), anchors.detach())  # a masked negative is never read
     pos, neg = _xi(anchors, ap, T[:, 1:], eps), _xi(anchors, ap, negs, eps)
-    if reduction == "release":
+    if le_variant == "release":
         out = re_loss(pos, neg, v, minimax=True)
         return {k: out[k] for k in ("loss", "pos_angle", "neg_angle", "acc")}
     with torch.no_grad():
@@ -164,30 +164,31 @@ def global_entailment_loss(
     T: Tensor,
     root: Tensor,
     *,
-    alpha: float = math.pi / 2,
-    apex: str = "root",
-    normaliser: str = "paper",
+    ge_margin_rad: float = math.pi / 2,
+    apex_variant: str = "root",
+    ge_variant: str = "paper",
     eps: float = 1e-6,
 ) -> dict:
-    """RCME's global entailment (Eq. 6): max(0, transitivity gap + alpha) per consecutive triplet of the chains `T`
-    [B, R, D]; per sample the sum over the R-2 triplets divided by R-1 ('paper', Eq. 7) or their mean ('mean', the
-    release), then the batch mean. Returns 'loss' and detached 'active' (fraction of triplets whose hinge is > 0) and
-    'gap' (mean gap). R < 3 has no triplet: 'loss' is a graph-connected 0 and 'active', 'gap' are 0."""
-    if normaliser not in GE_NORMALISERS:
-        raise ValueError(f"normaliser must be one of {GE_NORMALISERS}, got {normaliser!r}")
-    if apex not in APEXES:
-        raise ValueError(f"apex must be one of {APEXES}, got {apex!r}")
+    """RCME's global entailment (Eq. 6): max(0, transitivity gap + ge_margin_rad) per consecutive triplet of the
+    chains `T` [B, R, D]; per sample the sum over the R-2 triplets divided by R-1 (`ge_variant` 'paper', Eq. 7) or
+    their mean ('mean', the release), then the batch mean. Returns 'loss' and detached 'active' (fraction of triplets
+    whose hinge is > 0) and 'gap' (mean gap). R < 3 has no triplet: 'loss' is a graph-connected 0 and 'active', 'gap'
+    are 0."""
+    if ge_variant not in GE_NORMALISERS:
+        raise ValueError(f"ge_variant must be one of {GE_NORMALISERS}, got {ge_variant!r}")
+    if apex_variant not in APEXES:
+        raise ValueError(f"apex_variant must be one of {APEXES}, got {apex_variant!r}")
     T = _check_chain(T)
     root = _check_root(root, T)
     R = T.shape[1]
     if R < 3:
         zero = T.sum() * 0 + root.sum() * 0
         return {"loss": zero, "active": zero.detach(), "gap": zero.detach()}
-    gap = transitivity_gap(T, root, apex=apex, eps=eps)  # [B, R-2]
-    hinge = F.relu(gap + alpha)
-    per = hinge.sum(1) / (R - 1) if normaliser == "paper" else hinge.mean(1)
+    gap = transitivity_gap(T, root, apex_variant=apex_variant, eps=eps)  # [B, R-2]
+    hinge = F.relu(gap + ge_margin_rad)
+    per = hinge.sum(1) / (R - 1) if ge_variant == "paper" else hinge.mean(1)
     with torch.no_grad():
-        stats = {"active": (gap + alpha > 0).to(gap.dtype).mean(), "gap": gap.mean()}
+        stats = {"active": (gap + ge_margin_rad > 0).to(gap.dtype).mean(), "gap": gap.mean()}
     return {"loss": per.mean(), **stats}
 
 # %% ../../nbs/20_rcme.losses.ipynb #d942cdb1
@@ -199,7 +200,7 @@ def _code_rows(images: Tensor, rank_texts, negatives, valid) -> tuple[Tensor, Te
     B, D = images.shape
     if not (isinstance(rank_texts, Tensor) and rank_texts.ndim == 3 and rank_texts.shape[::2] == (B, D)):
         raise ValueError(
-            f"cma_loss(form='release'): rank_texts must be [B, R, D] = [{B}, R, {D}], got "
+            f"cma_loss(cma_variant='release'): rank_texts must be [B, R, D] = [{B}, R, {D}], got "
             f"{getattr(rank_texts, 'shape', None)}"
         )
     R = rank_texts.shape[1]
@@ -208,16 +209,16 @@ def _code_rows(images: Tensor, rank_texts, negatives, valid) -> tuple[Tensor, Te
     texts = rank_texts[rows, rho]
     if negatives is None:
         if valid is not None:
-            raise ValueError("cma_loss(form='release'): `valid` given without `negatives`")
+            raise ValueError("cma_loss(cma_variant='release'): `valid` given without `negatives`")
         return texts, None
     if not (isinstance(negatives, Tensor) and negatives.shape == rank_texts.shape):
         raise ValueError(
-            f"cma_loss(form='release'): negatives must have rank_texts' shape {tuple(rank_texts.shape)}, got "
+            f"cma_loss(cma_variant='release'): negatives must have rank_texts' shape {tuple(rank_texts.shape)}, got "
             f"{getattr(negatives, 'shape', None)}"
         )
     ok = torch.ones(B, R, dtype=torch.bool, device=rows.device) if valid is None else valid.to(rows.device, torch.bool)
     if ok.shape != (B, R):
-        raise ValueError(f"cma_loss(form='release'): valid must be [B, R] = {(B, R)}, got {tuple(ok.shape)}")
+        raise ValueError(f"cma_loss(cma_variant='release'): valid must be [B, R] = {(B, R)}, got {tuple(ok.shape)}")
     ok = ok[rows, rho] & (rho > 0)
     return texts, gather_with_grad(negatives[rows, rho])[gather_with_grad(ok[:, None].to(negatives.dtype))[:, 0] > 0.5]
 
@@ -227,26 +228,26 @@ def cma_loss(
     species: Tensor | None,
     scale: Tensor | float,
     *,
-    form: str = "paper",
+    cma_variant: str = "paper",
     rank_texts: Tensor | None = None,
     negatives: Tensor | None = None,
     valid: Tensor | None = None,
 ) -> Tensor:
     """RCME's cross-modal alignment (Eq. 8): InfoNCE of each image [B, D] against the batch's species texts [B, D],
     image-anchored, cosine logits times `scale` (the caller's frozen model logit scale; the paper prints none); the code
-    form's arguments are accepted and unused, so one call serves both forms. form='release': row b uses its
+    form's arguments are accepted and unused, so one call serves both forms. cma_variant='release': row b uses its
     rank-((R-1-b) mod R) text of `rank_texts` [B, R, D] (`species` must be None or rank_texts[:, -1]), the same-rank
     hard negatives of `negatives` [B, R, D] where `valid` [B, R] are extra text columns, and the cross-entropy is
     symmetric."""
-    if form not in CMA_FORMS:
-        raise ValueError(f"form must be one of {CMA_FORMS}, got {form!r}")
+    if cma_variant not in CMA_FORMS:
+        raise ValueError(f"cma_variant must be one of {CMA_FORMS}, got {cma_variant!r}")
     geo = CosineGeometry()
-    if form == "paper":
+    if cma_variant == "paper":
         return contrastive_loss(images, species, geo, scale, symmetric=False)
     texts, negs = _code_rows(images, rank_texts, negatives, valid)
     if species is not None and not torch.equal(species, rank_texts[:, -1]):
         raise ValueError(
-            "cma_loss(form='release'): species must be None or rank_texts[:, -1]; the code form takes its texts from "
-            "rank_texts"
+            "cma_loss(cma_variant='release'): species must be None or rank_texts[:, -1]; the code form takes its texts "
+            "from rank_texts"
         )
     return contrastive_loss(images, texts, geo, scale, symmetric=True, columns=Columns(negatives=negs))

@@ -17,7 +17,7 @@ from .losses import APEXES, CMA_FORMS, GE_NORMALISERS, LE_REDUCTIONS, cma_loss, 
 from .losses import local_entailment_loss
 
 # %% auto #0
-__all__ = ['RCME_CHAINS', 'RCMEParams', 'encode_distinct', 'rcme_step_loss', 'RCME']
+__all__ = ['RCME_CHAINS', 'RCMEParams', 'encode_distinct', 'ChainBatch', 'rcme_step_loss', 'RCME']
 
 # %% ../../nbs/22_rcme.method.ipynb #ab0cd6ce
 RCME_CHAINS = ("ranks", "tiers")
@@ -28,11 +28,11 @@ class RCMEParams:
     """Keys of the `rcme` method (`method.rcme.*`): loss weights, ablations, released-code choices; the `Params` of
     `RCME`."""
 
-    ge_margin: float = doc(
+    ge_margin_rad: float = doc(
         math.pi / 2,
         "margin angle alpha of the global entailment hinge, Eq. 6, radians (paper: pi/2, where it is always active)",
         min=0,
-        renamed_from="alpha",
+        renamed_from=("ge_margin", "alpha"),
     )
     le_weight: float = doc(1.0, "weight of the local entailment loss (Eq. 5)", min=0)
     ge_weight: float = doc(1.0, "weight of the global entailment loss (Eq. 6); 0: Table 5's LE-only rows", min=0)
@@ -43,13 +43,22 @@ class RCMEParams:
         renamed_from="beta",
     )
     prior_weight: float = doc(
-        0.0, "weight of RE's prior preservation against the frozen initial text tower (Table 5)", min=0
+        0.0,
+        "weight of RE's prior preservation against the frozen initial text tower (Table 5); 0 here, unlike method.re's "
+        "default, because RCME uses it only in Table 5's rows without CMA",
+        min=0,
     )
-    negatives: str = doc(
-        "rank_matched", "rank_matched (Sec. 4.1) | random (Table 6's ablation)", choices=("rank_matched", "random")
+    negatives_variant: str = doc(
+        "rank_matched",
+        "rank_matched (Sec. 4.1) | random (Table 6's ablation); one negative per rank, so not method.re's choices",
+        choices=("rank_matched", "random"),
+        renamed_from="negatives",
     )
-    apex: str = doc(
-        "root", "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)", choices=APEXES
+    apex_variant: str = doc(
+        "root",
+        "apex of the exterior angles: root (paper) | parent (released code, ranks >= 1)",
+        choices=APEXES,
+        renamed_from="apex",
     )
     le_variant: str = doc(
         "paper",
@@ -71,11 +80,12 @@ class RCMEParams:
         renamed_from="cma_form",
         old_values={"code": "release"},
     )
-    chain: str = doc(
+    chain_variant: str = doc(
         "ranks",
         "the entailment chain: ranks (the rank texts, the paper) | tiers (caption tiers and their tier negatives, as "
         "RE trains)",
         choices=RCME_CHAINS,
+        renamed_from="chain",
     )
     root_text: str = doc("", "text whose embedding is the entailment root ('Eukarya' for the tree of life)")
 
@@ -88,12 +98,26 @@ def encode_distinct(model, tokens: torch.Tensor, images: torch.Tensor | None = N
     out = model(images=images, texts=uniq)
     return {**out, "text": out["text"][inv]}
 
+# %% ../../nbs/22_rcme.method.ipynb #a38e3d6e
+@dataclass
+class ChainBatch:
+    """The entailment chains of a step, the input of `rcme_step_loss`, named as `local_entailment_loss` names them:
+    the chains `T` [B, R, D] (rank 0 most general), their hard negatives `N` [B, R, D] (`N[:, k]` at depth k, column 0
+    unused), which negatives exist `valid` [B, R] (bool) and the `root` [D]."""
+
+    T: torch.Tensor
+    N: torch.Tensor
+    valid: torch.Tensor
+    root: torch.Tensor
+
 # %% ../../nbs/22_rcme.method.ipynb #059e35ea
-def _entailment_terms(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: torch.Tensor, root: torch.Tensor):
+def _entailment_terms(p: RCMEParams, c: ChainBatch):
     """`rcme_step_loss`'s entailment terms: the weighted local + global entailment loss (the global one left out at
     ge_weight 0) and the detached parts it logs."""
-    le = local_entailment_loss(T, N, valid, root, apex=p.apex, reduction=p.le_variant)
-    ge = global_entailment_loss(T, root, alpha=p.ge_margin, apex=p.apex, normaliser=p.ge_variant)
+    le = local_entailment_loss(c.T, c.N, c.valid, c.root, apex_variant=p.apex_variant, le_variant=p.le_variant)
+    ge = global_entailment_loss(
+        c.T, c.root, ge_margin_rad=p.ge_margin_rad, apex_variant=p.apex_variant, ge_variant=p.ge_variant
+    )
     total = p.le_weight * le["loss"] + (p.ge_weight * ge["loss"] if p.ge_weight else 0)
     parts = {
         "le": le["loss"].detach(),
@@ -106,30 +130,21 @@ def _entailment_terms(p: RCMEParams, T: torch.Tensor, N: torch.Tensor, valid: to
     return total, parts
 
 # %% ../../nbs/22_rcme.method.ipynb #2de3407f
-def rcme_step_loss(
-    p: RCMEParams,
-    T: torch.Tensor,
-    N: torch.Tensor,
-    valid: torch.Tensor,
-    root: torch.Tensor,
-    image=None,
-    logit_scale=None,
-    star=None,
-    differ=None,
-) -> dict:
-    """`RCME.loss` from the step's embeddings: rank chains `T` and their negatives `N` [B, R, D] (`valid` [B, R]) and
-    the root [D]; with CMA (cma_weight > 0) the `image` embeddings [B, D] and the model's `logit_scale` (used frozen);
-    with the prior the frozen tower's `star` [B, R, D]; with rank-matched rank negatives `differ` [B, R], the rank at
-    which each differs (None: not monitored)."""
-    total, parts = _entailment_terms(p, T, N, valid, root)
+def rcme_step_loss(p: RCMEParams, c: ChainBatch, image=None, logit_scale=None, star=None, differ=None) -> dict:
+    """`RCME.loss` from the step's embeddings: the chains, their negatives and the root `c` (`ChainBatch`); with CMA
+    (cma_weight > 0) the `image` embeddings [B, D] and the model's `logit_scale` (used frozen); with the prior the
+    frozen tower's `star` [B, R, D]; with rank-matched rank negatives `differ` [B, R], the rank at which each differs
+    (None: not monitored)."""
+    T, N, valid = c.T, c.N, c.valid
+    total, parts = _entailment_terms(p, c)
     if p.cma_weight > 0:
         cma = cma_loss(
-            image, T[:, -1], logit_scale.detach(), form=p.cma_variant, rank_texts=T, negatives=N, valid=valid
+            image, T[:, -1], logit_scale.detach(), cma_variant=p.cma_variant, rank_texts=T, negatives=N, valid=valid
         )
         total = total + p.cma_weight * cma
         parts["cma"] = cma.detach()
     if p.prior_weight > 0:
-        prior = reg_loss(T, star, variant="paper")
+        prior = reg_loss(T, star, prior_variant="paper")
         total = total + p.prior_weight * prior
         parts["prior"] = prior.detach()
     if differ is not None:
@@ -150,14 +165,15 @@ class RCME(Method):
         super().__init__(params)
         validate(self.params, "method.rcme.")  # the `doc` rules: a wrong value fails here, not at step N
         p = self.params
-        if p.chain == "tiers" and p.negatives == "random":
+        if p.chain_variant == "tiers" and p.negatives_variant == "random":
             raise ValueError(
-                "method.rcme.negatives=random needs chain=ranks: the tier negatives are rank-matched by construction"
+                "method.rcme.negatives_variant=random needs chain_variant=ranks: the tier negatives are rank-matched "
+                "by construction"
             )
         self.chain_field, self.neg_field = (
             ("tiers", "tier_negatives")
-            if p.chain == "tiers"
-            else ("rank_texts", "rank_negatives" if p.negatives == "rank_matched" else "rank_random_negatives")
+            if p.chain_variant == "tiers"
+            else ("rank_texts", "rank_negatives" if p.negatives_variant == "rank_matched" else "rank_random_negatives")
         )
         self.needs = frozenset({self.chain_field, self.neg_field} | ({"images"} if p.cma_weight > 0 else set()))
 
@@ -188,12 +204,10 @@ class RCME(Method):
         if p.prior_weight > 0:
             with torch.no_grad(), self.autocast():
                 star = self.frozen.encode_text(tokens[: B * R]).float().view(B, R, -1)
+        chains = ChainBatch(T=e[: B * R].view(B, R, -1), N=e[B * R : 2 * B * R].view(B, R, -1), valid=valid, root=e[-1])
         return rcme_step_loss(
             p,
-            e[: B * R].view(B, R, -1),
-            e[B * R : 2 * B * R].view(B, R, -1),
-            valid,
-            e[-1],
+            chains,
             out["image"],
             out["logit_scale"],
             star,

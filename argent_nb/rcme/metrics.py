@@ -20,14 +20,14 @@ from ..eval.kit import entailment_geometry, hiershapes_eval_set, key_safe
 from ..eval.report import figure_path, save_figure
 from ..eval.suite import benchmark_params, check_paths, check_requires, embed_dataset, encode_texts
 from ..eval.suite import register_benchmark
-from ..core.schema import EvalCfg
-from ..radial_emb.metrics import as_float_tensor, check_steps_procedure, hierarchical_retrieval
+from ..schema import EvalCfg
+from ..radial_emb.metrics import RadiusWalk, as_float_tensor, check_steps_procedure, hierarchical_retrieval
 from ..eval.hiershapes import held_out_taxa_set
 
 # %% auto #0
 __all__ = ['RCME_PARTS', 'rankwise_zero_shot', 'image_to_image_recall', 'hierarchical_f1', 'taxonomic_retrieval',
            'project_rank_embeddings', 'plot_rank_embeddings', 'rcme_chance', 'rank_text_table', 'one_per_leaf',
-           'rcme_scores', 'rcme_evaluate', 'RCMEBenchParams', 'check_rcme', 'rcme_benchmark']
+           'RCMEBenchParams', 'rcme_scores', 'rcme_evaluate', 'check_rcme', 'rcme_benchmark']
 
 # %% ../../nbs/21_rcme.metrics.ipynb #cae39bc0
 def _rank_names(rank_names, R: int) -> list[str]:
@@ -184,7 +184,7 @@ def taxonomic_retrieval(
     if root is None and geo is None:
         raise ValueError("geometry_or_root is required: a Geometry or a root point [D]")
     m, s = hierarchical_retrieval(
-        image_emb, text_emb, root, gt, steps=steps, procedure=procedure, chunk=chunk, geometry=geo, per_image=True
+        image_emb, text_emb, root, gt, RadiusWalk(steps, procedure, chunk), geometry=geo, per_image=True
     )
     out = {"tau": m["tau_d"], "P": m["P"], "R": m["R"], **hierarchical_f1(s["P"], s["R"])}
     return (out, s) if per_image else out
@@ -321,130 +321,6 @@ def _rcme_i2i(img: Tensor, lab: Tensor, geometry: Geometry, names: list) -> dict
     out = {f"i2i_{n}_R@1": i2i[n] for n in names} | {"i2i_mean_R@1": i2i["mean"]}
     return out | {f"i2i_{n}_excluded": i2i[f"{n}_excluded"] for n in names}
 
-# %% ../../nbs/21_rcme.metrics.ipynb #d36d5f6a
-def _rcme_retrieval(
-    img: Tensor,
-    node_emb,
-    taxonomy,
-    leaves,
-    geometry: Geometry,
-    off,
-    retrieval_images,
-    steps: int,
-    procedure: str,
-    items,
-) -> dict:
-    """`rcme_scores`' retrieval part: `taxonomic_retrieval` of the images `retrieval_images` (None: all) among the
-    rank texts of their lineages; the per-image arrays go into `items` if it is given."""
-    sel = list(range(len(img))) if retrieval_images is None else [int(i) for i in retrieval_images]
-    cand = list(dict.fromkeys(a for i in sel for a in taxonomy.ancestors(leaves[i])))  # lineage nodes, first seen
-    row = {a: k for k, a in enumerate(cand)}
-    gt = torch.tensor([[row[a] for a in taxonomy.ancestors(leaves[i])] for i in sel])
-    rows = torch.tensor([off[len(a) - 1] + taxonomy.rank_index(a) for a in cand])
-    tr = taxonomic_retrieval(
-        img[sel], node_emb[rows], gt, geometry, steps=steps, procedure=procedure, per_image=items is not None
-    )
-    if items is not None:
-        tr, s = tr
-        items |= {"taxo_tau": s["tau_d"], "taxo_P": s["P"], "taxo_R": s["R"]}
-    return {f"taxo_{k}": v for k, v in tr.items()} | {"taxo_images": float(len(sel))}
-
-# %% ../../nbs/21_rcme.metrics.ipynb #527b6daa
-def rcme_scores(
-    image_emb,
-    node_emb,
-    taxonomy,
-    leaves: Sequence[tuple],
-    geometry: Geometry,
-    *,
-    steps: int = 50,
-    procedure: str = "sweep",
-    retrieval_images: Sequence[int] | None = None,
-    parts: Sequence[str] = RCME_PARTS,
-    items: dict | None = None,
-) -> dict[str, float]:
-    """The `rcme` benchmark's metrics from embeddings: `image_emb` [N, D]; `node_emb` [M, D] the rank texts of all
-    taxonomy nodes in `rank_text_table` order; `leaves` each image's taxon path; `retrieval_images` the images of
-    the hierarchical retrieval (None: all; the benchmark passes one per species); `parts` a subset of `RCME_PARTS`;
-    `items`, if given, receives the retrieval's per-image arrays `taxo_tau`, `taxo_P`, `taxo_R` (the input of a paired
-    test)."""
-    img = as_float_tensor(image_emb, "image_emb", 2)
-    if set(parts) - set(RCME_PARTS) or not parts:
-        raise ValueError(f"parts must be a non-empty subset of {RCME_PARTS}, got {parts}")
-    if len(node_emb) != len(rank_text_table(taxonomy)[0]):
-        raise ValueError(
-            f"node_emb has {len(node_emb)} rows but the taxonomy has {len(rank_text_table(taxonomy)[0])} nodes (one "
-            "rank text each)"
-        )
-    lab = _lineage_labels(taxonomy, leaves, len(img))
-    names = [key_safe(n) for n in taxonomy.rank_names]
-    off = np.cumsum([0] + [len(r) for r in taxonomy.ranks])
-    out = {}
-    if "zero_shot" in parts:
-        out |= _rcme_zero_shot(img, node_emb, taxonomy, lab, geometry, names, off)
-    if "i2i" in parts:
-        out |= _rcme_i2i(img, lab, geometry, names)
-    if "retrieval" in parts:
-        out |= _rcme_retrieval(
-            img, node_emb, taxonomy, leaves, geometry, off, retrieval_images, steps, procedure, items
-        )
-    return out
-
-# %% ../../nbs/21_rcme.metrics.ipynb #fe4ab8ab
-def _taxonomy_and_leaves(dataset) -> tuple:
-    "The taxonomy of a taxonomy dataset and each sample's taxon path, or a TypeError if it has not both."
-    tax = getattr(dataset, "taxonomy", None)
-    if tax is None or not hasattr(dataset, "leaf"):
-        raise TypeError(
-            f"{type(dataset).__name__} needs `taxonomy` and `leaf(i)` (each sample's taxon path) for RCME's benchmark"
-        )
-    leaves = [tuple(dataset.leaf(i)) for i in range(len(dataset))]
-    return tax, leaves
-
-# %% ../../nbs/21_rcme.metrics.ipynb #8d1cf32f
-def _rank_text_embeddings(model, dataset, tax, family, batch_size: int, accelerator=None) -> Tensor:
-    """The embeddings [M, D] of the rank texts of `tax`'s nodes (`rank_text_table` order) in the text family `family`
-    of `dataset` (None: `taxonomy.rank_text`), each distinct text embedded once."""
-    texts, _ = rank_text_table(tax, None if family is None else functools.partial(dataset.rank_text, family=family))
-    pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}  # distinct texts (two nodes could share one)
-    return encode_texts(model, list(pos), batch_size, accelerator)[torch.tensor([pos[t] for t in texts])]
-
-# %% ../../nbs/21_rcme.metrics.ipynb #d2e5dcae
-def rcme_evaluate(
-    model,
-    dataset,
-    geometry: Geometry,
-    *,
-    steps: int = 50,
-    procedure: str = "sweep",
-    one_per_species: bool = True,
-    species_seed: int | None = None,
-    parts: Sequence[str] = RCME_PARTS,
-    batch_size: int = 256,
-    accelerator=None,
-    items: dict | None = None,
-) -> tuple[dict[str, float], Tensor]:
-    """`rcme_scores` of `model` on a taxonomy dataset (`.taxonomy`, `.leaf(i)`, field "images"), the retrieval on
-    `one_per_leaf(leaves, species_seed)` if `one_per_species`, for every text family of the dataset (`.text_families`,
-    `.rank_text(node, family)`; without them: `taxonomy.rank_text`): plain keys for the first family; the others
-    suffixed `_<key_safe(family)>`, with the parts that read texts (zero-shot, retrieval). Also returns the first
-    family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is embedded once, each image
-    once. `items`: the first family's per-image retrieval arrays (`rcme_scores`)."""
-    tax, leaves = _taxonomy_and_leaves(dataset)
-    img = embed_dataset(model, dataset, ["images"], batch_size, accelerator)["images"]
-    sel = one_per_leaf(leaves, species_seed) if one_per_species else None
-    kw = dict(steps=steps, procedure=procedure, retrieval_images=sel)  # the same for every family
-    families = list(getattr(dataset, "text_families", None) or [None])
-    out, first = {}, None
-    for f in families:
-        sfx, p = ("", parts) if f == families[0] else (f"_{key_safe(f)}", [q for q in parts if q != "i2i"])
-        node_emb = _rank_text_embeddings(model, dataset, tax, f, batch_size, accelerator)
-        if p:
-            scores = rcme_scores(img, node_emb, tax, leaves, geometry, parts=p, items=items if not sfx else None, **kw)
-            out |= {k + sfx: v for k, v in scores.items()}
-        first = node_emb if first is None else first
-    return out, first
-
 # %% ../../nbs/21_rcme.metrics.ipynb #2d5206e7
 @dataclass
 class RCMEBenchParams:
@@ -489,6 +365,125 @@ class RCMEBenchParams:
     )
     hier_csv_images: str | None = doc(None, "folder the hierarchical-retrieval CSV's img_fn are relative to")
 
+# %% ../../nbs/21_rcme.metrics.ipynb #f04b9f16
+def _bench_params(params) -> RCMEBenchParams:
+    "`params` checked to be the `rcme` benchmark's keys, `RCMEBenchParams` (None: its defaults)."
+    if params is None:
+        return RCMEBenchParams()
+    if not isinstance(params, RCMEBenchParams):
+        raise TypeError(f"params: expected RCMEBenchParams (the eval.rcme.* keys) or None, got {type(params).__name__}")
+    return params
+
+# %% ../../nbs/21_rcme.metrics.ipynb #d36d5f6a
+def _rcme_retrieval(
+    img: Tensor, node_emb, taxonomy, leaves, geometry: Geometry, off, p: RCMEBenchParams, items
+) -> dict:
+    """`rcme_scores`' retrieval part: `taxonomic_retrieval` (`p.steps`, `p.procedure`) of one image per species
+    (`one_per_leaf(leaves, p.species_seed)`) if `p.one_per_species`, else of all images, among the rank texts of their
+    lineages; the per-image arrays go into `items` if it is given."""
+    sel = one_per_leaf(leaves, p.species_seed) if p.one_per_species else list(range(len(img)))
+    cand = list(dict.fromkeys(a for i in sel for a in taxonomy.ancestors(leaves[i])))  # lineage nodes, first seen
+    row = {a: k for k, a in enumerate(cand)}
+    gt = torch.tensor([[row[a] for a in taxonomy.ancestors(leaves[i])] for i in sel])
+    rows = torch.tensor([off[len(a) - 1] + taxonomy.rank_index(a) for a in cand])
+    tr = taxonomic_retrieval(
+        img[sel], node_emb[rows], gt, geometry, steps=p.steps, procedure=p.procedure, per_image=items is not None
+    )
+    if items is not None:
+        tr, s = tr
+        items |= {"taxo_tau": s["tau_d"], "taxo_P": s["P"], "taxo_R": s["R"]}
+    return {f"taxo_{k}": v for k, v in tr.items()} | {"taxo_images": float(len(sel))}
+
+# %% ../../nbs/21_rcme.metrics.ipynb #527b6daa
+def rcme_scores(
+    image_emb,
+    node_emb,
+    taxonomy,
+    leaves: Sequence[tuple],
+    geometry: Geometry,
+    params: RCMEBenchParams | None = None,
+    *,
+    parts: Sequence[str] = RCME_PARTS,
+    items: dict | None = None,
+) -> dict[str, float]:
+    """The `rcme` benchmark's metrics from embeddings: `image_emb` [N, D]; `node_emb` [M, D] the rank texts of all
+    taxonomy nodes in `rank_text_table` order; `leaves` each image's taxon path; `params` the benchmark's keys
+    (`RCMEBenchParams`, None: its defaults) that the hierarchical retrieval reads: its walk (`steps`, `procedure`) and
+    its images, one per species (`one_per_species`, `species_seed`: `one_per_leaf`) or all; `parts` a subset of
+    `RCME_PARTS`; `items`, if given, receives the retrieval's per-image arrays `taxo_tau`, `taxo_P`, `taxo_R` (the
+    input of a paired test)."""
+    p = _bench_params(params)
+    img = as_float_tensor(image_emb, "image_emb", 2)
+    if set(parts) - set(RCME_PARTS) or not parts:
+        raise ValueError(f"parts must be a non-empty subset of {RCME_PARTS}, got {parts}")
+    if len(node_emb) != len(rank_text_table(taxonomy)[0]):
+        raise ValueError(
+            f"node_emb has {len(node_emb)} rows but the taxonomy has {len(rank_text_table(taxonomy)[0])} nodes (one "
+            "rank text each)"
+        )
+    lab = _lineage_labels(taxonomy, leaves, len(img))
+    names = [key_safe(n) for n in taxonomy.rank_names]
+    off = np.cumsum([0] + [len(r) for r in taxonomy.ranks])
+    out = {}
+    if "zero_shot" in parts:
+        out |= _rcme_zero_shot(img, node_emb, taxonomy, lab, geometry, names, off)
+    if "i2i" in parts:
+        out |= _rcme_i2i(img, lab, geometry, names)
+    if "retrieval" in parts:
+        out |= _rcme_retrieval(img, node_emb, taxonomy, leaves, geometry, off, p, items)
+    return out
+
+# %% ../../nbs/21_rcme.metrics.ipynb #fe4ab8ab
+def _taxonomy_and_leaves(dataset) -> tuple:
+    "The taxonomy of a taxonomy dataset and each sample's taxon path, or a TypeError if it has not both."
+    tax = getattr(dataset, "taxonomy", None)
+    if tax is None or not hasattr(dataset, "leaf"):
+        raise TypeError(
+            f"{type(dataset).__name__} needs `taxonomy` and `leaf(i)` (each sample's taxon path) for RCME's benchmark"
+        )
+    leaves = [tuple(dataset.leaf(i)) for i in range(len(dataset))]
+    return tax, leaves
+
+# %% ../../nbs/21_rcme.metrics.ipynb #8d1cf32f
+def _rank_text_embeddings(model, dataset, tax, family, batch_size: int, accelerator=None) -> Tensor:
+    """The embeddings [M, D] of the rank texts of `tax`'s nodes (`rank_text_table` order) in the text family `family`
+    of `dataset` (None: `taxonomy.rank_text`), each distinct text embedded once."""
+    texts, _ = rank_text_table(tax, None if family is None else functools.partial(dataset.rank_text, family=family))
+    pos = {t: k for k, t in enumerate(dict.fromkeys(texts))}  # distinct texts (two nodes could share one)
+    return encode_texts(model, list(pos), batch_size, accelerator)[torch.tensor([pos[t] for t in texts])]
+
+# %% ../../nbs/21_rcme.metrics.ipynb #d2e5dcae
+def rcme_evaluate(
+    model,
+    dataset,
+    geometry: Geometry,
+    params: RCMEBenchParams | None = None,
+    *,
+    parts: Sequence[str] = RCME_PARTS,
+    batch_size: int = 256,
+    accelerator=None,
+    items: dict | None = None,
+) -> tuple[dict[str, float], Tensor]:
+    """`rcme_scores` of `model` on a taxonomy dataset (`.taxonomy`, `.leaf(i)`, field "images") with the benchmark's
+    keys `params` (`RCMEBenchParams`, None: its defaults; the retrieval's walk and images), for every text family of
+    the dataset (`.text_families`, `.rank_text(node, family)`; without them: `taxonomy.rank_text`): plain keys for the
+    first family; the others suffixed `_<key_safe(family)>`, with the parts that read texts (zero-shot, retrieval).
+    Also returns the first family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is
+    embedded once, each image once. `items`: the first family's per-image retrieval arrays (`rcme_scores`)."""
+    p = _bench_params(params)  # checked before the dataset is embedded
+    tax, leaves = _taxonomy_and_leaves(dataset)
+    img = embed_dataset(model, dataset, ["images"], batch_size, accelerator)["images"]
+    families = list(getattr(dataset, "text_families", None) or [None])
+    out, first = {}, None
+    for f in families:
+        sfx, ps = ("", parts) if f == families[0] else (f"_{key_safe(f)}", [q for q in parts if q != "i2i"])
+        node_emb = _rank_text_embeddings(model, dataset, tax, f, batch_size, accelerator)
+        if ps:
+            scores = rcme_scores(img, node_emb, tax, leaves, geometry, p, parts=ps, items=items if not sfx else None)
+            out |= {k + sfx: v for k, v in scores.items()}
+        first = node_emb if first is None else first
+    return out, first
+
 # %% ../../nbs/21_rcme.metrics.ipynb #65e7a84c
 def _save_rank_plot(node_emb: Tensor, taxonomy, geometry: Geometry, path: Path, title: str) -> None:
     "Save `plot_rank_embeddings` of a taxonomy's rank texts to `path`."
@@ -503,10 +498,7 @@ def _real_datasets(p: RCMEBenchParams, cfg: EvalCfg) -> list[tuple[str, object, 
         return []
     from argent_nb.datasets.treeoflife import BioCLIPRare, HierRetrieval, INat21, TreeOfLife
 
-    kw, per = (
-        dict(image_size=cfg.image_size, fields=["images"]),
-        dict(one_per_species=p.one_per_species, species_seed=p.species_seed),
-    )
+    kw, per = dict(image_size=cfg.image_size, fields=["images"]), dict(params=p)
     out = []
     if p.treeoflife:
         out.append(
@@ -521,7 +513,7 @@ def _real_datasets(p: RCMEBenchParams, cfg: EvalCfg) -> list[tuple[str, object, 
             (
                 "hier_csv",
                 HierRetrieval(p.hier_csv, image_root=p.hier_csv_images, **kw),
-                dict(one_per_species=False, parts=["retrieval"]),
+                dict(params=dataclasses.replace(p, one_per_species=False), parts=["retrieval"]),
             )
         )
     return out
@@ -549,22 +541,20 @@ def rcme_benchmark(model, cfg: EvalCfg, accelerator=None) -> dict[str, float]:
     (keys `taxo_*_novel_taxa`, HierShapes 2 only); with `cfg.plots_dir`, each dataset's rank-text projection."""
     p = benchmark_params(cfg, "rcme")
     check_steps_procedure(p.steps, p.procedure)
-    hs = dict(one_per_species=p.one_per_species, species_seed=p.species_seed)
-    sets = ([("", hiershapes_eval_set(cfg, ["images"], max_objects=1), hs)] if p.hiershapes else []) + _real_datasets(
-        p, cfg
-    )
+    hs = [("", hiershapes_eval_set(cfg, ["images"], max_objects=1), dict(params=p))] if p.hiershapes else []
+    sets = hs + _real_datasets(p, cfg)
     if not sets:
         raise ValueError(
             "eval.rcme has nothing to evaluate: eval.rcme.hiershapes is false and no real-format path is set"
         )
     geo, out = entailment_geometry(model, accelerator, root_text=p.root_text), {}
-    run = dict(steps=p.steps, procedure=p.procedure, batch_size=cfg.batch_size, accelerator=accelerator)
+    run = dict(batch_size=cfg.batch_size, accelerator=accelerator)
     for name, ds, opts in sets:
         r, node_emb = rcme_evaluate(model, ds, geo, **run, **opts)
         out |= {f"{name}_{k}" if name else k: v for k, v in r.items()}
         if (f := figure_path(cfg, f"rcme_rank_texts_{name or 'hiershapes'}.png", accelerator)) is not None:
             _save_rank_plot(node_emb, ds.taxonomy, geo, f, f"{name or 'HierShapes'} rank texts ({type(geo).__name__})")
     if p.hiershapes and p.novel_taxa and (held_out := held_out_taxa_set(cfg, sets[0][1], ["images"])) is not None:
-        r, _ = rcme_evaluate(model, held_out, geo, **run, **hs, parts=["retrieval"])
+        r, _ = rcme_evaluate(model, held_out, geo, p, **run, parts=["retrieval"])
         out |= {f"{k}_novel_taxa": v for k, v in r.items()}
     return out

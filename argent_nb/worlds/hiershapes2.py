@@ -5,7 +5,7 @@
 # %% ../../nbs/06b_worlds.hiershapes2.ipynb #85d210a9
 from __future__ import annotations
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 import numpy as np
 import torch
@@ -27,7 +27,7 @@ __all__ = ['VERSION', 'VERSIONS', 'NOVEL_EITHER_ORDER', 'SIZES', 'SIZE_SCALE', '
            'allowed', 'one_way_caption', 'foil_candidates', 'pick_foils', 'exchangeable_foil_candidates',
            'names_held_out', 'pick_exchangeable_foils', 'tier_negative_candidates', 'length_free_tiers',
            'length_free_tier_negative_candidates', 'name_ranks', 'make_texts', 'rank_negative_texts', 'corruption',
-           'HierShapes2', 'twin_scene', 'HierShapes2OneWay', 'HierShapes2V20']
+           'WorldOptions', 'HierShapes2', 'twin_scene', 'HierShapes2OneWay', 'HierShapes2V20']
 
 # %% ../../nbs/06b_worlds.hiershapes2.ipynb #d346e3f5
 VERSION = "2.2"
@@ -49,7 +49,7 @@ SIZES = ("small", "large")
 "The sizes; the box side is `SIZE_SCALE[size]` of a grid cell."
 SIZE_SCALE = {"small": 0.75, "large": 1.0}
 OBJECT_SCALE = 0.75
-"The default object scale (`data.object_scale`): every box side times this; chosen by `06c_worlds.learnability`'s sweep."
+"The default object scale (`data.object_scale`): every box side times this; set by `06c_worlds.learnability`'s sweep."
 TIER_RANKS = (0, 2, 4)
 "Ranks of the subject's own names in tiers 1-3; tier 4 is the full caption."
 
@@ -615,11 +615,11 @@ def corruption(scene, texts: dict, rng: np.random.Generator, noise: float, w: Wo
     return bool(flags[0]), [bool(x) for x in flags[1:]], repl
 
 # %% ../../nbs/06b_worlds.hiershapes2.ipynb #3b433176
-def _sample_dict(
-    i: int, scene, t: dict, img, fields: frozenset, rank_negs, box_size: int, w: World, transform=None
-) -> dict:
-    "Sample `i` as a dict of its `fields` (in `FIELDS` order) and 'index', from its scene, texts `t` and image."
-    out, tt, leaf = {"index": i}, transform or (lambda x: x), scene[0].leaf
+def _sample_dict(i: int, scene, t: dict, img, ds: HierShapes2) -> dict:
+    """Sample `i` of the dataset `ds` as a dict of its fields (in `FIELDS` order) and 'index', from its scene, texts `t`
+    and image (`ds` gives the fields, the rank negatives asked for, the crop side, the world and the transform)."""
+    fields, rank_negs, box_size, w = ds.fields, ds._rank_negs, ds.box_size, ds.world
+    out, tt, leaf = {"index": i}, ds.transform or (lambda x: x), scene[0].leaf
     if img is not None:
         out["images"] = tt(torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))))
     out["captions"] = t["captions"].render()
@@ -645,6 +645,22 @@ def _sample_dict(
         out["box_images"] = tt(torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))))
     out["box_texts"], out["boxes_valid"] = [c.render() for c in t["box_texts"]], [True] * len(scene)
     return {k: out[k] for k in ("index", *FIELDS) if k in out and (k in fields or k == "index")}
+
+# %% ../../nbs/06b_worlds.hiershapes2.ipynb #ce5e5c78
+@dataclass(frozen=True)
+class WorldOptions:
+    """The options of a `HierShapes2` dataset beyond split, size, seed, fields and object scale: `max_objects` per scene
+    (1-4), the fraction of noisy positives `noise` and relation `twins` (both train split only), the tier family `tiers`
+    (`TIER_FAMILIES`; None: the version's own), the crop side `box_size` (None: `image_size`), the tree's `tree_seed`
+    and a `transform` of the image tensors. Each is also a keyword of `HierShapes2`."""
+
+    max_objects: int = 3
+    noise: float = 0.0
+    twins: bool = False
+    tiers: str | None = None
+    box_size: int | None = None
+    tree_seed: int = 0
+    transform: Callable | None = None
 
 # %% ../../nbs/06b_worlds.hiershapes2.ipynb #8865a276
 class HierShapes2(Dataset):
@@ -674,42 +690,45 @@ class HierShapes2(Dataset):
         n: int | None = None,
         seed: int = 0,
         image_size: int = 64,
-        box_size: int | None = None,
-        max_objects: int = 3,
-        noise: float = 0.0,
-        tree_seed: int = 0,
         fields=None,
-        transform=None,
         object_scale: float = OBJECT_SCALE,
-        twins: bool = False,
-        tiers: str | None = None,
+        options: WorldOptions | None = None,
+        **option_values,
     ):
+        """The `split`'s first `n` samples (None: `DEFAULT_SIZES`) of `seed`, drawn at `image_size` and `object_scale`,
+        with `fields` (None: all); the other options are `options` (`WorldOptions`) or its fields as keywords."""
+        if unknown := sorted(set(option_values) - set(WorldOptions.__dataclass_fields__)):
+            raise TypeError(
+                f"HierShapes2 got an unexpected keyword {unknown[0]!r}; expected split, n, seed, image_size, fields, "
+                f"object_scale, options or a WorldOptions field ({', '.join(WorldOptions.__dataclass_fields__)})"
+            )
+        o = replace(options or WorldOptions(), **option_values)
         if split not in self.splits:
             raise ValueError(f"unknown split {split!r}; expected one of {list(self.splits)}")
-        if not 1 <= max_objects <= 4:
-            raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {max_objects}")
+        if not 1 <= o.max_objects <= 4:
+            raise ValueError(f"max_objects must be in 1..4 (a 2x2 grid), got {o.max_objects}")
         if image_size < self.min_image_size:
             raise ValueError(f"image_size must be >= {self.min_image_size} pixels, got {image_size}")
-        if not 0 <= noise < 1:
-            raise ValueError(f"noise must be in [0, 1), got {noise}")
+        if not 0 <= o.noise < 1:
+            raise ValueError(f"noise must be in [0, 1), got {o.noise}")
         if not 0 < object_scale <= 1:
             raise ValueError(f"object_scale must be in (0, 1] (a box stays in its grid cell), got {object_scale}")
-        if tiers not in (None, *TIER_FAMILIES):
-            raise ValueError(f"tiers must be one of {TIER_FAMILIES} (or None: the version's own), got {tiers!r}")
-        if twins and split != "train":
+        if o.tiers not in (None, *TIER_FAMILIES):
+            raise ValueError(f"tiers must be one of {TIER_FAMILIES} (or None: the version's own), got {o.tiers!r}")
+        if o.twins and split != "train":
             raise ValueError(f"twins: relation twins are a training option (split 'train'), got split {split!r}")
-        self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(max_objects)
+        self.split, self.seed, self.image_size, self.max_objects = split, int(seed), int(image_size), int(o.max_objects)
         self.n = DEFAULT_SIZES[split] if n is None else int(n)
         self.box_size, self.tree_seed, self.object_scale = (
-            int(box_size or image_size),
-            int(tree_seed),
+            int(o.box_size or image_size),
+            int(o.tree_seed),
             float(object_scale),
         )
-        self.noise = float(noise) if split == "train" else 0.0  # evaluation splits are always clean
+        self.noise = float(o.noise) if split == "train" else 0.0  # evaluation splits are always clean
         self.fields = self.provides if fields is None else expand_fields(fields)
         self._rank_negs = [k for k in ("rank_negatives", "rank_random_negatives") if self.fields & expand_fields([k])]
-        self.transform, self.world, self.twins = transform, world(self.tree_seed), bool(twins)
-        self.tiers = tiers or ("growing" if self.version == "2.0" else "length_free")
+        self.transform, self.world, self.twins = o.transform, world(self.tree_seed), bool(o.twins)
+        self.tiers = o.tiers or ("growing" if self.version == "2.0" else "length_free")
 
     # family -> node -> noun phrase (`taxa.TEXT_FAMILIES` without the prompt): the own name alone first, then the names
     # from rank 0 down
@@ -737,7 +756,7 @@ class HierShapes2(Dataset):
             i, rank_negatives=bool(self._rank_negs), negatives=bool(f & self._negative_fields)
         )
         img = render(scene, self.image_size, rng, self.world) if f & {"images", "box_images"} else None
-        return _sample_dict(i, scene, t, img, f, self._rank_negs, self.box_size, self.world, self.transform)
+        return _sample_dict(i, scene, t, img, self)
 
 # %% ../../nbs/06b_worlds.hiershapes2.ipynb #249aa31b
 @patch(as_prop=True)
@@ -917,10 +936,9 @@ def _build_hiershapes2(cfg, fields, cls=HierShapes2):
         n=cfg.n,
         seed=cfg.seed,
         image_size=cfg.image_size,
-        noise=getattr(cfg, "noise", 0.0),
         fields=fields,
         object_scale=OBJECT_SCALE if getattr(cfg, "object_scale", None) is None else cfg.object_scale,
-        twins=getattr(cfg, "twins", False),
+        options=WorldOptions(noise=getattr(cfg, "noise", 0.0), twins=getattr(cfg, "twins", False)),
     )
 
 

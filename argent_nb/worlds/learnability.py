@@ -7,14 +7,15 @@ from __future__ import annotations
 import json, shutil, time
 from pathlib import Path
 from collections.abc import Sequence
+from dataclasses import dataclass
 import numpy as np
 import torch
 from .hiershapes import RELATIONS, INVERSE, relation_holds
 
 # %% auto #0
 __all__ = ['CANVAS', 'probe_scenes', 'rank_index', 'single_targets', 'pair_targets', 'make_probe_data', 'vision_config',
-           'ProbeNet', 'to_input', 'train_probe', 'predict', 'accuracy', 'cached_probe', 'baselines', 'binding_scores',
-           'format_table', 'pair_other', 'clip_step_ms']
+           'ProbeNet', 'to_input', 'ProbeOptim', 'train_probe', 'predict', 'accuracy', 'cached_probe', 'baselines',
+           'binding_scores', 'format_table', 'pair_other', 'clip_step_ms']
 
 # %% ../../nbs/06c_worlds.learnability.ipynb #586dd460
 CANVAS = 64
@@ -142,6 +143,14 @@ def _probe_step(model, opt, sched, X: torch.Tensor, Y: dict, i: torch.Tensor) ->
     sched.step()
     return loss.item()
 
+# %% ../../nbs/06c_worlds.learnability.ipynb #aed89df8
+@dataclass(frozen=True)
+class ProbeOptim:
+    "`train_probe`'s AdamW settings: the peak learning rate `lr` (one warm-up epoch, then cosine) and `weight_decay`."
+
+    lr: float = 1e-3
+    weight_decay: float = 0.05
+
 # %% ../../nbs/06c_worlds.learnability.ipynb #21317ff0
 def train_probe(
     model,
@@ -149,19 +158,19 @@ def train_probe(
     targets: dict,
     epochs: int = 12,
     batch: int = 64,
-    lr: float = 1e-3,
-    weight_decay: float = 0.05,
     seed: int = 0,
     threads: int = 1,
+    optim: ProbeOptim = ProbeOptim(),
 ) -> dict:
-    """Train `model` on all its heads: AdamW, one warm-up epoch then cosine. Returns {'loss' per epoch, 'seconds',
-    'steps', 'ms_per_step'}."""
+    """Train `model` on all its heads for `epochs` of `batch` images (order seeded by `seed`) on `threads` threads:
+    AdamW with `optim`'s settings, one warm-up epoch then cosine. Returns {'loss' per epoch, 'seconds', 'steps',
+    'ms_per_step'}."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     X, Y = torch.from_numpy(images), {k: torch.from_numpy(targets[k]) for k in model.keys}
     n, per = len(X), len(X) // batch
     total = epochs * per
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+    opt = torch.optim.AdamW(model.parameters(), lr=optim.lr, weight_decay=optim.weight_decay)
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / per) * 0.5 * (1 + np.cos(np.pi * min(s, total) / total))
     )

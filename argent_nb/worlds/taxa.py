@@ -5,6 +5,7 @@
 # %% ../../nbs/06a_worlds.taxa.ipynb #85a33ff4
 from __future__ import annotations
 import functools
+from dataclasses import dataclass
 from collections.abc import Callable, Sequence
 import numpy as np
 from ..core.data import Taxonomy
@@ -12,8 +13,8 @@ from ..core.data import Taxonomy
 # %% auto #0
 __all__ = ['CONSONANTS', 'VOWELS', 'NAME_PATTERN', 'NAME_TOKENS', 'RESERVED', 'AXES', 'AXIS_VALUES', 'RGB', 'RANK_NAMES',
            'JITTER', 'TEMPLATE', 'TEXT_FAMILIES', 'name_tokenizer', 'n_tokens', 'make_names', 'branching_probs',
-           'TaxaTree', 'make_tree', 'traits', 'silhouette_masks', 'pattern_mask', 'badge_mask', 'draw_taxon',
-           'held_out_leaves', 'held_out_subtrees', 'own_name', 'taxonomic_string', 'token_lengths']
+           'TaxaTree', 'TreeShape', 'make_tree', 'traits', 'silhouette_masks', 'pattern_mask', 'badge_mask',
+           'draw_taxon', 'held_out_leaves', 'held_out_subtrees', 'own_name', 'taxonomic_string', 'token_lengths']
 
 # %% ../../nbs/06a_worlds.taxa.ipynb #89ccfbb8
 CONSONANTS, VOWELS = "bdfgklmnprstvz", "aeiou"
@@ -154,9 +155,23 @@ RANK_NAMES = ("kingdom", "phylum", "class", "order", "family", "genus")
 JITTER = 0.04
 "Per-draw colour noise: each colour of an object moves by an independent uniform +-JITTER a channel."
 
+# %% ../../nbs/06a_worlds.taxa.ipynb #a5a345ae
+@dataclass(frozen=True)
+class TreeShape:
+    """The bounds `make_tree` draws a tree within: `depth` ranks below the root, `min_children`..`max_children`
+    children per node and `min_leaves`..`max_leaves` leaves (the defaults: HierShapes' tree)."""
+
+    depth: int = 6
+    min_children: int = 2
+    max_children: int = 6
+    min_leaves: int = 300
+    max_leaves: int = 480
+
 # %% ../../nbs/06a_worlds.taxa.ipynb #f75c7c84
-def _draw_counts(rng, depth, lo, hi, min_leaves, max_leaves, tries=1000) -> list[np.ndarray]:
-    "Children counts of the nodes of ranks -1..depth-2 (the root first), redrawn until the leaves fit the bounds."
+def _draw_counts(rng, shape: TreeShape, tries=1000) -> list[np.ndarray]:
+    "Children counts of the nodes of ranks -1..depth-2 (the root first), redrawn until the leaves fit `shape`'s bounds."
+    depth, lo, hi = shape.depth, shape.min_children, shape.max_children
+    min_leaves, max_leaves = shape.min_leaves, shape.max_leaves
     root_lo = (lo + hi + 1) // 2
     mean = float(np.clip((np.sqrt(min_leaves * max_leaves) / ((root_lo + hi) / 2)) ** (1 / max(depth - 1, 1)), lo, hi))
     p = branching_probs(lo, hi, mean)
@@ -174,27 +189,24 @@ def _draw_counts(rng, depth, lo, hi, min_leaves, max_leaves, tries=1000) -> list
 # %% ../../nbs/06a_worlds.taxa.ipynb #657dc009
 def make_tree(
     seed: int = 0,
-    depth: int = 6,
-    min_children: int = 2,
-    max_children: int = 6,
-    min_leaves: int = 300,
-    max_leaves: int = 480,
+    shape: TreeShape = TreeShape(),
     rank_names: Sequence[str] | None = None,
     name_tokens: int = NAME_TOKENS,
     name_pattern: str = NAME_PATTERN,
 ) -> TaxaTree:
-    """A random taxonomy `depth` ranks deep: `min_children`..`max_children` children per node, `min_leaves`..
-    `max_leaves` leaves, a unique made-up name per node and distinct trait values among siblings; deterministic in
-    `seed`."""
+    """A random taxonomy within `shape` (`TreeShape`: depth, children per node, leaves), with a unique made-up name
+    per node (`name_tokens` BPE tokens of the letter pattern `name_pattern`) and distinct trait values among siblings;
+    deterministic in `seed`."""
+    depth = shape.depth
     if not 1 <= depth <= len(AXES):
-        raise ValueError(f"depth must be in 1..{len(AXES)} (one trait axis per rank)")
+        raise ValueError(f"shape.depth must be in 1..{len(AXES)} (one trait axis per rank), got {depth}")
     room = min(len(AXIS_VALUES[a]) for a in AXES[:depth])
-    if not 1 <= min_children <= max_children <= room:
+    if not 1 <= shape.min_children <= shape.max_children <= room:
         raise ValueError(
-            f"need 1 <= min_children <= max_children <= {room} (the values of the smallest trait axis); "
-            f"got {min_children}, {max_children}"
+            f"shape: need 1 <= min_children <= max_children <= {room} (the values of the smallest trait axis); "
+            f"got {shape.min_children}, {shape.max_children}"
         )
-    counts = _draw_counts(np.random.default_rng([seed, 0]), depth, min_children, max_children, min_leaves, max_leaves)
+    counts = _draw_counts(np.random.default_rng([seed, 0]), shape)
     names = iter(
         make_names(int(sum(c.sum() for c in counts)), np.random.default_rng([seed, 1]), name_tokens, name_pattern)
     )
