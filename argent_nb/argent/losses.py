@@ -287,8 +287,7 @@ class HyCoCLIPLossParams:
         "reduction of the 4 hinges: release (0.5 x their sum; the default, as HyCoCLIP's released code has it, where "
         "method.argent defaults to mean, its own definition) | mean",
         choices=ENTAILMENT_REDUCTIONS,
-        renamed_from=("entail_variant", "entailment_reduction"),
-        old_values={"half_sum": "release"},
+        renamed_from={"entail_variant": None, "entailment_reduction": {"half_sum": "release"}},
     )
     aperture_eps: float = doc(
         MERU_APERTURE_EPS, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0

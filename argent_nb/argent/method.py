@@ -174,7 +174,7 @@ class ARGENT(_Lorentz):
         out = super().loss(model, batch)
         return {
             **out,
-            "ada_weight": out["loss"].detach().new_tensor(self.objective_params().adaent_weight),
+            "adaent_weight": out["loss"].detach().new_tensor(self.objective_params().adaent_weight),
         }  # the weight this step used (logged under its name in the runs recorded so far)
 
     def after_step(self, parts):

@@ -33,28 +33,25 @@ def doc(
     min=None,
     max=None,
     gt=None,
-    finite: bool = True,
-    renamed_from: str | tuple[str, ...] | None = None,
-    old_values: dict | None = None,
+    renamed_from: str | tuple[str, ...] | dict | None = None,
     absent=MISSING,
     **kw,
 ):
     """A dataclass field with a default and a help text shown by `config_help`, and optional rules on its values:
     `choices` (a tuple, or a function returning one, e.g. a registry's names), inclusive bounds `min` / `max`, an
-    exclusive lower bound `gt`; a float must be finite unless `finite=False`. A list's rules hold for each element.
-    `renamed_from`: the key's name in the previous release (a tuple: its names in the releases before, newest first),
-    still read for one release (with a notice); `old_values`: {old value: new value} for values given under an old
-    name. `absent`: the value a saved config that lacks the key
+    exclusive lower bound `gt`; a float must be finite unless its bound on that side is infinite (`max=math.inf`). A
+    list's rules hold for each element. `renamed_from`: the key's name in the previous release (a tuple: its names in
+    the releases before, newest first; a mapping: {old name: {old value: new value} or None} where values were
+    renamed too), still read for one release (with a notice). `absent`: the value a saved config that lacks the key
     was made at (the key was added later, with a default other than the earlier behaviour; `fill_absent`)."""
-    if old_values is not None and renamed_from is None:
-        raise ValueError("doc: old_values needs renamed_from (the old key)")
     rules = {k: v for k, v in (("choices", choices), ("min", min), ("max", max), ("gt", gt)) if v is not None}
     olds = (renamed_from,) if isinstance(renamed_from, str) else renamed_from
-    renamed = {k: v for k, v in (("renamed_from", olds), ("old_values", old_values)) if v is not None}
+    old_values = {a: b for vs in olds.values() if vs for a, b in vs.items()} if isinstance(olds, dict) else {}
+    olds = tuple(olds) if olds is not None else None
+    renamed = {k: v for k, v in (("renamed_from", olds), ("old_values", old_values)) if v}
     meta = {
         "doc": text,
         **rules,
-        **({} if finite else {"finite": False}),
         **renamed,
         **({} if absent is MISSING else {"absent": absent}),
     }
@@ -159,8 +156,8 @@ def check_value(value, f, key: str):
                 raise ConfigError(f"{key}.{k}: expected a finite number, got {v}")
         return value
     m = f.metadata
-    if isinstance(value, float) and m.get("finite", True) and not math.isfinite(value):
-        raise ConfigError(f"{key}: expected a finite number, got {value}")
+    if isinstance(value, float) and not math.isfinite(value) and m.get("max" if value > 0 else "min") != value:
+        raise ConfigError(f"{key}: expected a finite number, got {value}")  # nan: never; +-inf: below an infinite bound
     cs = _choices(f)
     if cs is not None and value not in cs:
         raise ConfigError(f"{key}: {value!r} is not one of {', '.join(map(str, cs))}")
@@ -185,7 +182,8 @@ def renamed_field(group, name):
 
 # %% ../../nbs/00_core.config.ipynb #608e3e9b
 def renamed_value(f, value):
-    "`value` given under field `f`'s old key, in the new vocabulary (`doc(..., old_values={old: new})`)."
+    """`value` given under field `f`'s old key, in the new vocabulary (`doc(..., renamed_from={old key: {old value: new
+    value}})`)."""
     return (f.metadata.get("old_values") or {}).get(value, value) if isinstance(value, str) else value
 
 # %% ../../nbs/00_core.config.ipynb #4f54f40a

@@ -60,8 +60,7 @@ class REParams:
         "paper",
         "paper: -mean cos | release: (1 - mean cos) / 2 (released code)",
         choices=PRIOR_VARIANTS,
-        renamed_from="reg_variant",
-        old_values={"code": "release"},
+        renamed_from={"reg_variant": {"code": "release"}},
     )
     minimax: bool = doc(True, "add the mini-max hard-mining term (supp. B.4)")
     root_variant: str = doc("learnable", "entailment root", choices=ROOT_VARIANTS, renamed_from="root")

@@ -64,8 +64,7 @@ class RCMEParams:
         "paper",
         "paper: sum over rank steps (Eq. 7) | release: mean over pairs + RE's mini-max term",
         choices=LE_REDUCTIONS,
-        renamed_from="local_reduction",
-        old_values={"code": "release"},
+        renamed_from={"local_reduction": {"code": "release"}},
     )
     ge_variant: str = doc(
         "paper",
@@ -77,8 +76,7 @@ class RCMEParams:
         "paper",
         "paper: image -> species text InfoNCE (Eq. 8) | release: rows cycle through ranks, symmetric",
         choices=CMA_FORMS,
-        renamed_from="cma_form",
-        old_values={"code": "release"},
+        renamed_from={"cma_form": {"code": "release"}},
     )
     chain_variant: str = doc(
         "ranks",
