@@ -8,7 +8,8 @@ whole, in one cell however long, or grows over later cells with fastcore's `@pat
 test); and no stored output may hold a machine path, a warning or a progress-bar frame. Run on the whole project,
 it also checks that README.md is what nbs/index.ipynb gives (`tools/make_readme.py`), that the landing page names
 every notebook, that nothing cites files outside the repository, that no module imports a private name from another of
-the package's parts (`core`, `worlds`, a paper's package, `datasets`, `eval`: what parts share is public), and that
+the package's parts (`core`, `worlds`, a paper's package, `datasets`, `eval`: what parts share is public), that no
+function takes more than MAX_PARAMETERS parameters (more go into a parameter object, e.g. a config group), and that
 ruff finds the sources formatted and clean (`ruff format --check` and `ruff check` over nbs/ and tools/, `ruff check`
 over the generated package; pyproject.toml [tool.ruff]). There are no opt-outs.
 
@@ -29,6 +30,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 
 MAX_EXPORT_LINES = 40
+MAX_PARAMETERS = 8
 _DRAWS = re.compile(r"\bplt\.|\.subplots\(|\bplot_\w+\(")
 
 
@@ -132,6 +134,23 @@ def private_imports(pkg: Path) -> list[str]:
                 out.append(
                     f"{f.relative_to(pkg.parent)}:{node.lineno}: imports {', '.join(private)} from {'.'.join(target)}"
                 )
+    return out
+
+
+def wide_functions(pkg: Path) -> list[str]:
+    """Functions of the package `pkg` with more than MAX_PARAMETERS parameters (positional and keyword, not `self` /
+    `cls`, not `*args` / `**kwargs`)."""
+    import ast
+
+    out = []
+    for f in sorted(pkg.rglob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                names = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+                n = len(names) - (names[:1] in (["self"], ["cls"]))
+                if n > MAX_PARAMETERS:
+                    out.append(f"{f.relative_to(pkg.parent)}:{node.lineno}: {node.name} takes {n} parameters")
     return out
 
 
@@ -245,6 +264,9 @@ def main(argv=None):
         if private := private_imports(Path(cfg.lib_path)):
             print("private names imported across the package's parts:", *private, sep="\n  ")
             failed.append("private imports")
+        if wide := wide_functions(Path(cfg.lib_path)):
+            print(f"functions over {MAX_PARAMETERS} parameters (give them a parameter object):", *wide, sep="\n  ")
+            failed.append("parameters")
         if lint_out := ruff_problems(Path(cfg.config_path)):
             print("ruff (run `ruff format nbs tools` and fix what `ruff check nbs tools argent_nb` reports):")
             print(*lint_out[:40], sep="\n  ")
