@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from ..core.config import doc
+from ..core.config import doc, params_or_default
 from ..core.lorentz import LorentzGeometry, MERU_APERTURE_EPS
 from ..core.losses import Columns, contrastive_loss, masked_mean
 
@@ -184,15 +184,6 @@ class MeruLossParams:
         MERU_APERTURE_EPS, "the aperture's arcsin argument is clamped at 1 - aperture_eps (released: 1e-8)", min=0
     )
 
-# %% ../../nbs/40_argent.losses.ipynb #f9072a1a
-def _loss_params(params, cls: type):
-    "`params` checked to be a `cls` (None: `cls()`, the defaults)."
-    if params is None:
-        return cls()
-    if not isinstance(params, cls):
-        raise TypeError(f"params: expected {cls.__name__} (or None: the defaults), got {type(params).__name__}")
-    return params
-
 # %% ../../nbs/40_argent.losses.ipynb #b3331653
 def meru_loss(
     emb: Embeddings,
@@ -206,7 +197,7 @@ def meru_loss(
     """MERU (as released): symmetric contrastive loss on -scale * d (negatives: the gathered `columns`; None: the local
     batch) + entailment_weight * mean relu(ext(T, I) - aper(T)), the aperture clamped at 1 - aperture_eps (the released
     1e-8); `params`: the keys (`MeruLossParams`, None: the defaults)."""
-    p = _loss_params(params, MeruLossParams)
+    p = params_or_default(params, MeruLossParams)
     e = _check_batch(emb, boxes=False)
     image, text = e["image"], e["text"]
     cont = contrastive_loss(image, text, geometry, scale, columns=Columns(offset=0) if columns is None else columns)
@@ -320,7 +311,7 @@ def hycoclip_loss(
     'mean': their mean) of the four hinges of `HYCOCLIP_PAIRS`, apertures clamped at 1 - aperture_eps. `norm_weight > 0`
     adds ARGENT's norm regulariser over the parents, firing below r_b (1 + norm_margin_frac) (an ablation, not
     HyCoCLIP). `params`: the keys (`HyCoCLIPLossParams`, None: the defaults)."""
-    p = _loss_params(params, HyCoCLIPLossParams)
+    p = params_or_default(params, HyCoCLIPLossParams)
     if p.entailment_variant not in ENTAILMENT_REDUCTIONS:
         raise ValueError(
             f"params.entailment_variant must be one of {ENTAILMENT_REDUCTIONS}, got {p.entailment_variant!r}"
@@ -421,7 +412,7 @@ def argent_loss(
     r_b (1 + norm_margin_frac) + uniformity_weight * the mean uniformity (t = uniformity_t) of the local images' and
     texts' directions (a guard against the directional collapse; 0: off, the term is then only logged). `params`: the
     keys (`ARGENTLossParams`, None: the defaults)."""
-    p = _loss_params(params, ARGENTLossParams)
+    p = params_or_default(params, ARGENTLossParams)
     if p.entailment_variant not in ENTAILMENT_REDUCTIONS:
         raise ValueError(
             f"params.entailment_variant must be one of {ENTAILMENT_REDUCTIONS}, got {p.entailment_variant!r}"

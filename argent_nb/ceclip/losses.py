@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 from torch import Tensor
-from ..core.config import doc
+from ..core.config import doc, params_or_default
 from ..core.data import HARD_NEGATIVE_TYPES
 from ..core.losses import Columns, dist_info, gather_with_grad, masked_mean
 
@@ -334,7 +334,7 @@ def ceclip_loss(
     Returns 'loss', the terms (detached; L_itc(hn) as 'contrastive', the name of the image-text contrastive term in
     every method), per type the thresholds used (`th_<type>`), the gap statistic for the next ones (`gap_<type>`,
     `n_<type>`), and `hn_acc`."""
-    p, s = CECLIPParams() if params is None else params, sims
+    p, s = params_or_default(params, CECLIPParams), sims
     hn = _itc_negatives(s, p.itc_variant, p.contrastive_hard_negatives)
     con = itc_hn_loss(s["i2t"], s["t2i"], *hn, s["offset"], p.reduction_variant)
     imc = imc_loss(s["pos"], s["tt"], s["valid"], p.imc_variant, s["tt_all"], p.reduction_variant)

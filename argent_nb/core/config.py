@@ -12,7 +12,7 @@ import yaml
 # %% auto #0
 __all__ = ['MAX_YAML_BYTES', 'MAX_YAML_NODES', 'ConfigError', 'doc', 'config_keys', 'check_value', 'renamed_field',
            'renamed_value', 'renamed_notice', 'warn_renamed', 'rename_old_keys', 'fill_absent', 'set_key', 'yaml_load',
-           'flatten', 'apply', 'validate', 'load_config', 'to_dict', 'save_config', 'config_help']
+           'flatten', 'apply', 'validate', 'params_or_default', 'load_config', 'to_dict', 'save_config', 'config_help']
 
 # %% ../../nbs/00_core.config.ipynb #c3c66889
 class ConfigError(ValueError):
@@ -412,6 +412,15 @@ def validate(cfg, prefix: str = ""):
             continue
         check_value(_coerce(v, hints[f.name], key), f, key)
     return cfg
+
+# %% ../../nbs/00_core.config.ipynb #3a074de6
+def params_or_default(params, cls: type):
+    "`params` checked to be a `cls` (a config group of keyword parameters); None gives `cls()`, the defaults."
+    if params is None:
+        return cls()
+    if not isinstance(params, cls):
+        raise TypeError(f"params: expected {cls.__name__} (or None: the defaults), got {type(params).__name__}")
+    return params
 
 # %% ../../nbs/00_core.config.ipynb #a0911b4f
 def _read_config_file(path: Path) -> dict:

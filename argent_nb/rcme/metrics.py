@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from ..core.config import doc
+from ..core.config import doc, params_or_default
 from ..core.geometry import CosineGeometry, Geometry
 from ..core.metrics import zero_shot_accuracy
 from ..eval.kit import entailment_geometry, hiershapes_eval_set, key_safe
@@ -365,15 +365,6 @@ class RCMEBenchParams:
     )
     hier_csv_images: str | None = doc(None, "folder the hierarchical-retrieval CSV's img_fn are relative to")
 
-# %% ../../nbs/21_rcme.metrics.ipynb #f04b9f16
-def _bench_params(params) -> RCMEBenchParams:
-    "`params` checked to be the `rcme` benchmark's keys, `RCMEBenchParams` (None: its defaults)."
-    if params is None:
-        return RCMEBenchParams()
-    if not isinstance(params, RCMEBenchParams):
-        raise TypeError(f"params: expected RCMEBenchParams (the eval.rcme.* keys) or None, got {type(params).__name__}")
-    return params
-
 # %% ../../nbs/21_rcme.metrics.ipynb #d36d5f6a
 def _rcme_retrieval(
     img: Tensor, node_emb, taxonomy, leaves, geometry: Geometry, off, p: RCMEBenchParams, items
@@ -412,7 +403,7 @@ def rcme_scores(
     its images, one per species (`one_per_species`, `species_seed`: `one_per_leaf`) or all; `parts` a subset of
     `RCME_PARTS`; `items`, if given, receives the retrieval's per-image arrays `taxo_tau`, `taxo_P`, `taxo_R` (the
     input of a paired test)."""
-    p = _bench_params(params)
+    p = params_or_default(params, RCMEBenchParams)
     img = as_float_tensor(image_emb, "image_emb", 2)
     if set(parts) - set(RCME_PARTS) or not parts:
         raise ValueError(f"parts must be a non-empty subset of {RCME_PARTS}, got {parts}")
@@ -470,7 +461,7 @@ def rcme_evaluate(
     first family; the others suffixed `_<key_safe(family)>`, with the parts that read texts (zero-shot, retrieval).
     Also returns the first family's rank-text embeddings [M, D] (`rank_text_table` order). Each distinct text is
     embedded once, each image once. `items`: the first family's per-image retrieval arrays (`rcme_scores`)."""
-    p = _bench_params(params)  # checked before the dataset is embedded
+    p = params_or_default(params, RCMEBenchParams)  # checked before the dataset is embedded
     tax, leaves = _taxonomy_and_leaves(dataset)
     img = embed_dataset(model, dataset, ["images"], batch_size, accelerator)["images"]
     families = list(getattr(dataset, "text_families", None) or [None])
