@@ -3,10 +3,13 @@
 
     python tools/run_nbs.py nbs/02_core.geometry.ipynb nbs/04_core.lorentz.ipynb
     python tools/run_nbs.py --flags slow nbs/50_train.ipynb     # also run the cells flagged `slow`
+    python tools/run_nbs.py --cells 1a2b3c4d nbs/06c_worlds.learnability.ipynb   # and this cell (id; repeatable), whatever flags
 
 Cells carrying a `tst_flags` flag (settings.ini: slow, gpu) that is not asked for, and `#| eval: false` cells, keep the
-outputs they had. Each notebook runs in its own folder (as `nbdev_test` runs it) with HF_HUB_OFFLINE=1 and the Agg
-backend; a failing cell stops the notebook, which is then left untouched. Run `nbdev_clean` afterwards (it keeps
+outputs they had. `--cells` runs the cells of those ids too (e.g. a new `slow` cell whose inputs exist here while the
+notebook's other slow cells need runs this machine does not have; what it uses must come from unflagged cells). Each
+notebook runs in its own folder (as `nbdev_test` runs it) with HF_HUB_OFFLINE=1 and the Agg backend; a failing cell
+stops the notebook, which is then left untouched. Run `nbdev_clean` afterwards (it keeps
 outputs, drops metadata).
 """
 
@@ -26,13 +29,14 @@ def _flags(src: str) -> set:
 _NO_EVAL = re.compile(r"^#\|\s*eval:\s*false", re.M)
 
 
-def run(path: Path, skip: set, timeout: int) -> float:
+def run(path: Path, skip: set, timeout: int, cells: frozenset = frozenset()) -> float:
     import nbformat
     from nbconvert.preprocessors import ExecutePreprocessor
 
     class _Skipping(ExecutePreprocessor):
         def preprocess_cell(self, cell, resources, index):
-            if cell.cell_type == "code" and (_flags(cell.source) & skip or _NO_EVAL.search(cell.source)):
+            skipped = _flags(cell.source) & skip and cell.get("id") not in cells
+            if cell.cell_type == "code" and (skipped or _NO_EVAL.search(cell.source)):
                 return cell, resources
             return super().preprocess_cell(cell, resources, index)
 
@@ -49,13 +53,17 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="+", help="notebooks to execute in place")
     p.add_argument("--flags", default="", help="space-separated tst_flags whose cells should run too, e.g. 'slow'")
+    p.add_argument("--cells", action="append", default=[], help="id of a cell to run whatever its flags (repeatable)")
     p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
     a = p.parse_args(argv)
     skip = set(get_config().tst_flags.split()) - set(a.flags.split())
     failed = []
     for f in map(Path, a.paths):
         try:
-            print(f"ran   {time.strftime('%H:%M:%S')} {run(f, skip, a.timeout):6.1f}s  {f}", flush=True)
+            print(
+                f"ran   {time.strftime('%H:%M:%S')} {run(f, skip, a.timeout, frozenset(a.cells)):6.1f}s  {f}",
+                flush=True,
+            )
         except Exception as e:
             failed.append(f)
             print(f"FAILED {f}: {str(e)[-2000:]}", flush=True)
