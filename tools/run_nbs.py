@@ -3,7 +3,7 @@
 
     python tools/run_nbs.py nbs/02_core.geometry.ipynb nbs/04_core.lorentz.ipynb
     python tools/run_nbs.py --flags slow nbs/50_train.ipynb     # also run the cells flagged `slow`
-    python tools/run_nbs.py --cells 1a2b3c4d nbs/06c_worlds.learnability.ipynb   # and this cell (id; repeatable), whatever flags
+    python tools/run_nbs.py --cells 1a2b3c4d nbs/06c_worlds.learnability.ipynb  # and this cell (id; repeatable)
 
 Cells carrying a `tst_flags` flag (settings.ini: slow, gpu) that is not asked for, and `#| eval: false` cells, keep the
 outputs they had. `--cells` runs the cells of those ids too (e.g. a new `slow` cell whose inputs exist here while the
