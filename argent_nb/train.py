@@ -31,10 +31,10 @@ from .datasets.common import DataFormatError
 from .provenance import PROVENANCE, write_provenance
 
 # %% auto #0
-__all__ = ['MAX_SAMPLES', 'REUSE_MAY_CHANGE', 'build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle', 'lr_shape',
-           'make_optimizer', 'TrainState', 'SetupError', 'Stopped', 'Run', 'cpu_threads', 'data_workers',
+__all__ = ['MAX_SAMPLES', 'REUSE_MAY_CHANGE', 'MAIN_JOB_COLUMNS', 'build_dataset', 'EpochSampler', 'warmup_cosine', 'one_cycle',
+           'lr_shape', 'make_optimizer', 'TrainState', 'SetupError', 'Stopped', 'Run', 'cpu_threads', 'data_workers',
            'resolve_request', 'setup', 'train_step', 'run_steps', 'plot_run', 'finish', 'train', 'train_parser',
-           'parse_args', 'main', 'train_run']
+           'parse_args', 'main', 'train_run', 'main_job_table', 'main_job_cost']
 
 # %% ../nbs/50_train.ipynb #9920291c
 def build_dataset(cfg: DataCfg, needs: Iterable[str], consumer: str):
@@ -914,3 +914,51 @@ def train_run(run_dir: str | os.PathLike, *args: str, env: dict | None = None) -
         _clear_trainer_files(d)
     run_command("argent_nb.train", [f"run.dir={d}", "--quiet", *args, *resume], env, f"run {d}")
     return d
+
+# %% ../nbs/50_train.ipynb #1d733c50
+MAIN_JOB_COLUMNS = (
+    ("i2t R@1", ("i2t_R@1",), 3),
+    ("i2t R@10", ("i2t_R@10",), 3),
+    ("t2i R@1", ("t2i_R@1",), 3),
+    ("t2i R@10", ("t2i_R@10",), 3),
+    ("zero-shot mean top-1, 6 ranks (chance {zs_mean_top1:.3f})", ("zs_mean_top1",), 3),
+    ("the same, held-out subtrees (chance {zs_mean_top1_novel_taxa:.3f})", ("zs_mean_top1_novel_taxa",), 3),
+    ("PEP headline", ("pep_headline",), 3),
+    ("PEP direction: all pairs / length-free", ("pep_paired_reversed", "pep_paired_reversed_length_free"), 3),
+    ("PEP content", ("pep_paired_contradiction",), 3),
+    ("PEP AUC", ("pep_auc",), 3),
+    ("tree TIE", ("tree_TIE",), 2),
+    ("median norm: text / text box", ("norm_median_text", "norm_median_text_box"), 2),
+    ("parents inside the boundary", ("norm_parents_inside",), 0),
+)
+"The main job's headline columns: (header, with its chance where it has one; the `eval.json` keys shown; decimals)."
+
+# %% ../nbs/50_train.ipynb #457661be
+def main_job_table(record: str | os.PathLike) -> str:
+    """The main job's headline table (`MAIN_JOB_COLUMNS`) from its record (`tools/record_main_job.py`): markdown, its
+    untrained and its trained row, with the zero-shot chance of the test items it was scored on in the headers."""
+    from argent_nb.eval.hiershapes import hiershapes_chance
+
+    record = Path(record)
+    ev, cfg = json.loads((record / EVAL).read_text()), load_config(default_config(), record / CONFIG)
+    resolve_eval_world(cfg.eval, dataclasses.asdict(cfg.data))  # the world it was scored on, as the trainer does
+    chance = hiershapes_chance(cfg.eval)
+    rows = {"untrained": ev["init"], f"{cfg.method.name.upper()}, {ev['step']} steps (the default)": ev["eval"]}
+    head = [h.format(**chance) for h, _, _ in MAIN_JOB_COLUMNS]
+    lines = ["| | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
+    for name, r in rows.items():
+        values = [" / ".join(f"{r[k]:.{dp}f}" for k in keys) for _, keys, dp in MAIN_JOB_COLUMNS]
+        lines.append(f"| {name} | " + " | ".join(values) + " |")
+    return "\n".join(lines)
+
+# %% ../nbs/50_train.ipynb #38f2d715
+def main_job_cost(record: str | os.PathLike) -> str:
+    """What the main job of the record cost (`cost.json`, `tools/record_main_job.py`) and on which machine (its
+    provenance), in words."""
+    record = Path(record)
+    c, m = json.loads((record / "cost.json").read_text()), json.loads((record / PROVENANCE).read_text())["machine"]
+    wall = f"{int(c['wall_s'] // 60)} min {c['wall_s'] % 60:.0f} s" if c["wall_s"] >= 60 else f"{c['wall_s']:.0f} s"
+    return (
+        f"`{c['command']}` took {wall} wall at {100 * c['cpu_s'] / c['wall_s']:.0f}% CPU ({c['cpu_s']:,.0f} CPU s), "
+        f"{c['peak_rss_gb']:.1f} GB peak RSS, on {m['cores']} cores of {m['cpu']} ({m['cpu_capability']})"
+    )
