@@ -957,7 +957,8 @@ def main_job_cost(record: str | os.PathLike) -> str:
     provenance), in words."""
     record = Path(record)
     c, m = json.loads((record / "cost.json").read_text()), json.loads((record / PROVENANCE).read_text())["machine"]
-    wall = f"{int(c['wall_s'] // 60)} min {c['wall_s'] % 60:.0f} s" if c["wall_s"] >= 60 else f"{c['wall_s']:.0f} s"
+    w = round(c["wall_s"])  # whole seconds first: 119.7 s is 2 min 0 s
+    wall = f"{w // 60} min {w % 60} s" if w >= 60 else f"{w} s"
     return (
         f"`{c['command']}` took {wall} wall at {100 * c['cpu_s'] / c['wall_s']:.0f}% CPU ({c['cpu_s']:,.0f} CPU s), "
         f"{c['peak_rss_gb']:.1f} GB peak RSS, on {m['cores']} cores of {m['cpu']} ({m['cpu_capability']})"
